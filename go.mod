@@ -1,0 +1,3 @@
+module github.com/medkb/medkb
+
+go 1.26.8

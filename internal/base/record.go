@@ -1,0 +1,61 @@
+package base
+
+// Doc is one document: the JSON Lines input record (DESIGN.md, "Data
+// model") and, after ingest, the stored record with Tier and Type resolved.
+// Only ID and Text are required on input.
+type Doc struct {
+	ID        string            `json:"id"`
+	Text      string            `json:"text"`
+	Type      string            `json:"type,omitempty"`
+	Tier      Tier              `json:"tier,omitempty"`
+	Patient   string            `json:"patient,omitempty"`
+	Time      string            `json:"time,omitempty"`
+	Title     string            `json:"title,omitempty"`
+	Source    string            `json:"source,omitempty"`
+	Evidence  string            `json:"evidence,omitempty"`
+	Published string            `json:"published,omitempty"`
+	Lang      string            `json:"lang,omitempty"`
+	Meta      map[string]string `json:"meta,omitempty"`
+	Vector    []float32         `json:"vector,omitempty"`
+}
+
+// Chunk is one sentence-bounded piece of a document, with both packing
+// states precomputed at ingest so that packing is arithmetic at query time.
+type Chunk struct {
+	Ord     uint64 // global ordinal: vector slot and BM25 id
+	Doc     string // document id
+	Index   int    // position in the document, from 0
+	Tier    Tier
+	Text    string // state A: the full text
+	TokensA int
+	// State B, the fidelity-preserving compression; only T1 and T2 chunks
+	// have one (TextB == "" otherwise).
+	TextB   string
+	TokensB int
+	VectorB []float32 // embedding of TextB (nil without state B)
+	// Keys are the key entities of Text (values with units, positive and
+	// negative findings, allergy statements). NEntity of them survive in
+	// TextB; NTotal == len(Keys).
+	Keys    []string
+	NEntity int
+	NTotal  int
+}
+
+// HasB reports whether the chunk has a compressed state.
+func (c *Chunk) HasB() bool { return c.TextB != "" }
+
+// Slot holds the filterable attributes of one vector slot, fixed-size so
+// the vector scan can test them without touching documents. String fields
+// are ids from the store's dictionary (0 means absent).
+type Slot struct {
+	Ord      uint64
+	DocNum   uint32 // dictionary id of the document id
+	Tier     Tier
+	Alive    bool
+	Time     Day
+	Patient  uint32
+	Type     uint32
+	Source   uint32
+	Evidence uint32
+	Lang     uint32
+}
