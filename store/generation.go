@@ -1,0 +1,124 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+const (
+	currentFile = "CURRENT"
+	genPrefix   = "gen-"
+	dbFile      = "medkb.db"
+)
+
+// GenName formats generation number n as a directory name.
+func GenName(n int) string { return fmt.Sprintf("%s%06d", genPrefix, n) }
+
+func genNumber(name string) (int, bool) {
+	if !strings.HasPrefix(name, genPrefix) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[len(genPrefix):])
+	return n, err == nil && n > 0
+}
+
+// Current returns the generation CURRENT names in dir.
+func Current(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, currentFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%w: %s has no CURRENT file", ErrNotStore, dir)
+	}
+	if err != nil {
+		return "", err
+	}
+	name := strings.TrimSpace(string(b))
+	if _, ok := genNumber(name); !ok {
+		return "", fmt.Errorf("%w: %s/CURRENT names %q", ErrNotStore, dir, name)
+	}
+	return name, nil
+}
+
+// Generations lists the generation directories in dir, oldest first.
+func Generations(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		if _, ok := genNumber(e.Name()); ok && e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, _ := genNumber(names[i])
+		b, _ := genNumber(names[j])
+		return a < b
+	})
+	return names, nil
+}
+
+// NextGeneration returns the name of a generation newer than any in dir.
+func NextGeneration(dir string) (string, error) {
+	names, err := Generations(dir)
+	if err != nil {
+		return "", err
+	}
+	if len(names) == 0 {
+		return GenName(1), nil
+	}
+	n, _ := genNumber(names[len(names)-1])
+	return GenName(n + 1), nil
+}
+
+// SetCurrent points CURRENT at gen atomically: write a temporary file, sync
+// it, rename it over CURRENT and sync the directory.
+func SetCurrent(dir, gen string) error {
+	tmp := filepath.Join(dir, currentFile+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(gen + "\n"); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, currentFile)); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// isEmptyDir reports whether dir is missing or has no entries.
+func isEmptyDir(dir string) (bool, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return len(ents) == 0, nil
+}

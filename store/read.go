@@ -1,0 +1,212 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// Chunks reads the chunks with the given ordinals in one transaction; a
+// missing ordinal gives a nil entry.
+func (s *Store) Chunks(ords []uint64) ([]*base.Chunk, error) {
+	out := make([]*base.Chunk, len(ords))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketChunks)
+		for i, ord := range ords {
+			v := b.Get(u64key(ord))
+			if v == nil {
+				continue
+			}
+			c, err := decodeChunk(ord, v)
+			if err != nil {
+				return err
+			}
+			out[i] = c
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Doc reads document id and its chunk ordinals; a missing id gives nil.
+func (s *Store) Doc(id string) (*base.Doc, []uint64, error) {
+	var rec *docRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketDocs).Get([]byte(id))
+		if v == nil {
+			return nil
+		}
+		rec = new(docRecord)
+		return decodeDoc(id, v, rec)
+	})
+	if err != nil || rec == nil {
+		return nil, nil, err
+	}
+	return &rec.Doc, rec.Chunks, nil
+}
+
+// Docs reads several documents in one transaction; missing ids give nil.
+func (s *Store) Docs(ids []string) ([]*base.Doc, error) {
+	out := make([]*base.Doc, len(ids))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDocs)
+		for i, id := range ids {
+			if v := b.Get([]byte(id)); v != nil {
+				var rec docRecord
+				if err := decodeDoc(id, v, &rec); err != nil {
+					return err
+				}
+				out[i] = &rec.Doc
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ForEachDoc calls fn for every document in id order, with its chunk
+// ordinals, inside one read transaction (a consistent snapshot).
+func (s *Store) ForEachDoc(fn func(d *base.Doc, ords []uint64) error) error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+			var rec docRecord
+			if err := decodeDoc(string(k), v, &rec); err != nil {
+				return err
+			}
+			return fn(&rec.Doc, rec.Chunks)
+		})
+	})
+}
+
+func decodeDoc(id string, v []byte, rec *docRecord) error {
+	if err := json.Unmarshal(v, rec); err != nil {
+		return fmt.Errorf("%w: document %q: %v", errCorrupt, id, err)
+	}
+	return nil
+}
+
+// LoadVectors reads every vector slot, segment by segment, into one slab:
+// slot i of the result holds ordinal i. Dead slots are included.
+func (s *Store) LoadVectors() (slots []base.Slot, vecs []float32, dim int, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		dim = int(getU64(meta, keyDim))
+		n := getU64(meta, keyNextOrd)
+		if dim == 0 || n == 0 {
+			return nil
+		}
+		size := slotHeaderSize + 4*dim
+		slots = make([]base.Slot, 0, n)
+		vecs = make([]float32, 0, int(n)*dim)
+		return tx.Bucket(bucketVecs).ForEach(func(k, v []byte) error {
+			seg := uint64(decodeU32(k))
+			if seg*SegmentSlots != uint64(len(slots)) || len(v)%size != 0 {
+				return fmt.Errorf("%w: vector segment %d out of place or torn", errCorrupt, seg)
+			}
+			for off := 0; off < len(v); off += size {
+				slots = append(slots, getSlot(v[off:], uint64(len(slots))))
+				for p := off + slotHeaderSize; p < off+size; p += 4 {
+					vecs = append(vecs, math.Float32frombits(binary.LittleEndian.Uint32(v[p:])))
+				}
+			}
+			return nil
+		})
+	})
+	return slots, vecs, dim, err
+}
+
+// DictID returns the dictionary id of a string attribute value, or false
+// when no document has it.
+func (s *Store) DictID(v string) (uint32, bool, error) {
+	var id uint32
+	err := s.db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketDict).Get([]byte(v)); b != nil {
+			id = decodeU32(b)
+		}
+		return nil
+	})
+	return id, id != 0, err
+}
+
+// Replay returns what changed after sequence since, for a derived index
+// that lags: the ordinals deleted, the chunks added that still exist (with
+// their documents; Slot and Vectors are not filled), and the sequence the
+// result brings it to. Since 0 means a new, empty index: every chunk is
+// returned. Replaying is idempotent, so a crash during replay only means
+// replaying again.
+func (s *Store) Replay(since uint64) (*Change, error) {
+	ch := &Change{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		ch.Seq = getU64(tx.Bucket(bucketMeta), keySeq)
+		if since >= ch.Seq {
+			return nil
+		}
+		if since == 0 {
+			return s.collectAdded(tx, allOrds(tx), ch)
+		}
+		logs := tx.Bucket(bucketLog)
+		c := logs.Cursor()
+		k, v := c.Seek(u64key(since + 1))
+		if k == nil || decodeU64(k) != since+1 {
+			return fmt.Errorf("%w: replay log does not reach back to sequence %d; rebuild the index (medkb rebuild)", errCorrupt, since+1)
+		}
+		var added []uint64
+		for ; k != nil; k, v = c.Next() {
+			e, err := decodeLog(v)
+			if err != nil {
+				return err
+			}
+			ch.Deleted = append(ch.Deleted, e.Deleted...)
+			added = append(added, e.Added...)
+		}
+		return s.collectAdded(tx, added, ch)
+	})
+	return ch, err
+}
+
+// collectAdded loads the chunks among ords that still exist, with their
+// documents.
+func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
+	chunks, docs := tx.Bucket(bucketChunks), tx.Bucket(bucketDocs)
+	docCache := map[string]*base.Doc{}
+	for _, ord := range ords {
+		v := chunks.Get(u64key(ord))
+		if v == nil {
+			continue // deleted again by a later write
+		}
+		c, err := decodeChunk(ord, v)
+		if err != nil {
+			return err
+		}
+		d := docCache[c.Doc]
+		if d == nil {
+			dv := docs.Get([]byte(c.Doc))
+			if dv == nil {
+				return fmt.Errorf("%w: chunk %d names missing document %q", errCorrupt, ord, c.Doc)
+			}
+			var rec docRecord
+			if err := decodeDoc(c.Doc, dv, &rec); err != nil {
+				return err
+			}
+			d = &rec.Doc
+			docCache[c.Doc] = d
+		}
+		ch.Added = append(ch.Added, Added{Chunk: c, Doc: d})
+	}
+	return nil
+}
+
+// allOrds lists every stored chunk ordinal in order.
+func allOrds(tx *bolt.Tx) []uint64 {
+	var ords []uint64
+	c := tx.Bucket(bucketChunks).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		ords = append(ords, decodeU64(k))
+	}
+	return ords
+}

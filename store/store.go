@@ -1,0 +1,246 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Store is one open generation of a medkb store.
+type Store struct {
+	dir      string // the store directory (holding CURRENT)
+	gen      string // generation name, e.g. "gen-000001"
+	db       *bolt.DB
+	readOnly bool
+}
+
+// Meta is the store-wide metadata.
+type Meta struct {
+	Schema   int
+	Embedder string // "" until the first write
+	Dim      int
+	Seq      uint64 // write sequence of the last committed write
+	NextOrd  uint64 // ordinal the next chunk will get
+	Docs     int
+	Chunks   int
+	Vectors  int // live vector slots
+	Tiers    [4]int
+	Entities int
+	Triples  int
+}
+
+// Open opens the store in dir at the generation CURRENT names, creating
+// dir and a first generation when dir is missing or empty (unless opts is
+// read-only).
+func Open(dir string, opts *Options) (*Store, error) {
+	readOnly := opts != nil && opts.ReadOnly
+	gen := ""
+	if opts != nil {
+		gen = opts.Generation
+	}
+	if gen == "" {
+		var err error
+		gen, err = Current(dir)
+		if errors.Is(err, ErrNotStore) {
+			empty, eerr := isEmptyDir(dir)
+			switch {
+			case eerr != nil:
+				return nil, eerr
+			case !empty:
+				return nil, fmt.Errorf("%w: %s is not empty and has no CURRENT file", ErrNotStore, dir)
+			case readOnly:
+				return nil, fmt.Errorf("%w: %s (ingest something first)", ErrMissing, dir)
+			}
+			return create(dir, opts)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return openGen(dir, gen, opts)
+}
+
+// create makes dir with a first generation and points CURRENT at it.
+func create(dir string, opts *Options) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	gen := GenName(1)
+	if err := os.MkdirAll(filepath.Join(dir, gen), 0o755); err != nil {
+		return nil, err
+	}
+	s, err := openGen(dir, gen, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := SetCurrent(dir, gen); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// CreateGeneration makes a new, empty generation directory in dir (for a
+// rebuild) and opens it read-write. CURRENT is not changed.
+func CreateGeneration(dir string) (*Store, error) {
+	gen, err := NextGeneration(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(filepath.Join(dir, gen), 0o755); err != nil {
+		return nil, err
+	}
+	return openGen(dir, gen, nil)
+}
+
+func openGen(dir, gen string, opts *Options) (*Store, error) {
+	readOnly := opts != nil && opts.ReadOnly
+	path := filepath.Join(dir, gen, dbFile)
+	if readOnly {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrNotStore, path, err)
+		}
+	}
+	db, err := bolt.Open(path, 0o644, &bolt.Options{
+		Timeout:         opts.lockTimeout(),
+		ReadOnly:        readOnly,
+		FreelistType:    bolt.FreelistMapType,
+		InitialMmapSize: 64 << 20,
+	})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("%w (waited %s for %s; try again later or raise --lock-timeout)", ErrLocked, opts.lockTimeout(), dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("medkb: open %s: %w", path, err)
+	}
+	s := &Store{dir: dir, gen: gen, db: db, readOnly: readOnly}
+	if err := s.init(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// init creates the buckets of a new file and checks the schema version.
+func (s *Store) init() error {
+	check := func(tx *bolt.Tx) error {
+		m := tx.Bucket(bucketMeta)
+		if m == nil {
+			return fmt.Errorf("%w: %s has no meta bucket", ErrNotStore, s.Path())
+		}
+		if v := getU64(m, keySchema); v > SchemaVersion {
+			return fmt.Errorf("%w: %d > %d; upgrade medkb to read %s", ErrNewerSchema, v, SchemaVersion, s.dir)
+		}
+		return nil
+	}
+	if s.readOnly {
+		return s.db.View(check)
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketMeta) == nil {
+			for _, name := range allBuckets {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			putU64(tx.Bucket(bucketMeta), keySchema, SchemaVersion)
+		}
+		return check(tx)
+	})
+}
+
+// Close releases the file and its lock.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Dir returns the store directory; Generation the open generation's name.
+func (s *Store) Dir() string        { return s.dir }
+func (s *Store) Generation() string { return s.gen }
+
+// GenDir returns the open generation's directory (where derived indexes live).
+func (s *Store) GenDir() string { return filepath.Join(s.dir, s.gen) }
+
+// Path returns the bbolt file's path.
+func (s *Store) Path() string { return filepath.Join(s.GenDir(), dbFile) }
+
+// ReadOnly reports whether the store was opened read-only.
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// Meta reads the store-wide metadata.
+func (s *Store) Meta() (Meta, error) {
+	var m Meta
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMeta)
+		m = Meta{
+			Schema:   int(getU64(b, keySchema)),
+			Embedder: string(b.Get(keyEmbedder)),
+			Dim:      int(getU64(b, keyDim)),
+			Seq:      getU64(b, keySeq),
+			NextOrd:  getU64(b, keyNextOrd),
+			Docs:     int(getU64(b, keyDocs)),
+			Chunks:   int(getU64(b, keyChunks)),
+			Vectors:  int(getU64(b, keyLive)),
+			Entities: int(getU64(b, keyEntities)),
+			Triples:  int(getU64(b, keyTriples)),
+		}
+		for i := range m.Tiers {
+			m.Tiers[i] = int(getU64(b, keyTierDocs[i+1]))
+		}
+		return nil
+	})
+	return m, err
+}
+
+// SetEmbedder records the embedder that builds this store's vectors. It
+// succeeds when none is recorded yet or the same one is; otherwise it
+// returns ErrEmbedderMismatch with a message that says how to proceed.
+func (s *Store) SetEmbedder(name string, dim int) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return checkEmbedder(tx.Bucket(bucketMeta), name, dim)
+	})
+}
+
+func checkEmbedder(m *bolt.Bucket, name string, dim int) error {
+	have := string(m.Get(keyEmbedder))
+	haveDim := int(getU64(m, keyDim))
+	if have == "" {
+		if err := m.Put(keyEmbedder, []byte(name)); err != nil {
+			return err
+		}
+		putU64(m, keyDim, uint64(dim))
+		return nil
+	}
+	if have != name || haveDim != dim {
+		return fmt.Errorf("%w: the store was built with %s (dim %d) but this run uses %s (dim %d); "+
+			"use the same embedder, or rebuild the store with the new one (medkb rebuild --embedder ...)",
+			ErrEmbedderMismatch, have, haveDim, name, dim)
+	}
+	return nil
+}
+
+func getU64(b *bolt.Bucket, k []byte) uint64 {
+	v := b.Get(k)
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}
+
+// putU64 stores v; the only possible error (a read-only transaction) cannot
+// happen inside Update, so it panics as an assertion.
+func putU64(b *bolt.Bucket, k []byte, v uint64) {
+	if err := b.Put(k, u64key(v)); err != nil {
+		panic(fmt.Sprintf("medkb: meta put %s: %v", k, err))
+	}
+}
+
+func addU64(b *bolt.Bucket, k []byte, delta int) {
+	putU64(b, k, uint64(int64(getU64(b, k))+int64(delta)))
+}

@@ -1,0 +1,259 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+const testDim = 4
+
+// openTest opens a fresh store and checks its consistency when the test ends.
+func openTest(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, p := range s.Check() {
+			t.Errorf("check: %v", p)
+		}
+		s.Close()
+	})
+	return s
+}
+
+func docWrite(id string, tier base.Tier, texts ...string) DocWrite {
+	w := DocWrite{Doc: base.Doc{ID: id, Text: "x", Tier: tier, Patient: "P1", Time: "2020-01-02"}}
+	for i, tx := range texts {
+		w.Chunks = append(w.Chunks, base.Chunk{Text: tx, TokensA: len(tx), Tier: tier, Keys: []string{"k"}, NTotal: 1})
+		w.Vectors = append(w.Vectors, float32(i), 1, 0, 0)
+	}
+	return w
+}
+
+func write(t *testing.T, s *Store, b *Batch) *Change {
+	t.Helper()
+	if b.Embedder == "" {
+		b.Embedder, b.Dim = "test", testDim
+	}
+	ch, err := s.Write(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+func TestWriteUpsertDelete(t *testing.T) {
+	s := openTest(t)
+	ch := write(t, s, &Batch{Put: []DocWrite{docWrite("b", base.T2, "b0", "b1"), docWrite("a", base.T1, "a0")}})
+	if ch.Seq != 1 || len(ch.Added) != 3 || len(ch.Deleted) != 0 {
+		t.Fatalf("first write: seq %d added %d deleted %d", ch.Seq, len(ch.Added), len(ch.Deleted))
+	}
+	// Sorted by id: a's chunk gets ordinal 0.
+	if ch.Added[0].Chunk.Doc != "a" || ch.Added[0].Chunk.Ord != 0 || ch.Added[2].Chunk.Index != 1 {
+		t.Fatalf("ordinals not assigned in id order: %+v", ch.Added[0].Chunk)
+	}
+	ch = write(t, s, &Batch{Put: []DocWrite{docWrite("b", base.T3, "b0 new")}})
+	if len(ch.Deleted) != 2 || ch.Added[0].Chunk.Ord != 3 {
+		t.Fatalf("upsert: deleted %v added ord %d", ch.Deleted, ch.Added[0].Chunk.Ord)
+	}
+	m, _ := s.Meta()
+	if m.Docs != 2 || m.Chunks != 2 || m.Vectors != 2 || m.Tiers != [4]int{1, 0, 1, 0} || m.Seq != 2 {
+		t.Fatalf("meta after upsert: %+v", m)
+	}
+	ch = write(t, s, &Batch{Delete: []string{"a", "nope"}})
+	if len(ch.Deleted) != 1 || ch.Deleted[0] != 0 {
+		t.Fatalf("delete: %v", ch.Deleted)
+	}
+	d, ords, err := s.Doc("b")
+	if err != nil || d.Tier != base.T3 || len(ords) != 1 || ords[0] != 3 {
+		t.Fatalf("doc b: %+v %v %v", d, ords, err)
+	}
+	cs, err := s.Chunks([]uint64{0, 3})
+	if err != nil || cs[0] != nil || cs[1].Text != "b0 new" || cs[1].Keys[0] != "k" {
+		t.Fatalf("chunks: %+v %v", cs, err)
+	}
+}
+
+func TestLastUpsertWinsWithinBatch(t *testing.T) {
+	s := openTest(t)
+	write(t, s, &Batch{Put: []DocWrite{docWrite("a", base.T1, "one"), docWrite("a", base.T1, "two", "three")}})
+	m, _ := s.Meta()
+	if m.Docs != 1 || m.Chunks != 2 {
+		t.Fatalf("meta: %+v", m)
+	}
+}
+
+func TestLoadVectors(t *testing.T) {
+	s := openTest(t)
+	var puts []DocWrite
+	for i := 0; i < 300; i++ { // spans two segments
+		puts = append(puts, docWrite(string(rune('a'+i%26))+string(rune('0'+i)), base.T4, "t"))
+	}
+	write(t, s, &Batch{Put: puts})
+	write(t, s, &Batch{Delete: []string{puts[0].Doc.ID}})
+	slots, vecs, dim, err := s.LoadVectors()
+	if err != nil || dim != testDim || len(slots) != 300 || len(vecs) != 300*testDim {
+		t.Fatalf("load: %d slots %d floats dim %d err %v", len(slots), len(vecs), dim, err)
+	}
+	dead := 0
+	for i, sl := range slots {
+		if sl.Ord != uint64(i) {
+			t.Fatalf("slot %d has ord %d", i, sl.Ord)
+		}
+		if !sl.Alive {
+			dead++
+		}
+		if sl.Time.String() != "2020-01-02" || sl.Patient == 0 {
+			t.Fatalf("slot attributes lost: %+v", sl)
+		}
+	}
+	if dead != 1 {
+		t.Fatalf("%d dead slots, want 1", dead)
+	}
+	if id, ok, _ := s.DictID("P1"); !ok || id != slots[1].Patient {
+		t.Fatalf("dict id of P1: %d %v", id, ok)
+	}
+}
+
+func TestReplay(t *testing.T) {
+	s := openTest(t)
+	write(t, s, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a0"), docWrite("b", base.T1, "b0")}})
+	write(t, s, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a1")}})
+	write(t, s, &Batch{Delete: []string{"b"}, PruneLogThrough: 1})
+	ch, err := s.Replay(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Seq != 3 || len(ch.Deleted) != 2 || len(ch.Added) != 1 || ch.Added[0].Chunk.Text != "a1" {
+		t.Fatalf("replay from 1: %+v", ch)
+	}
+	if _, err := s.Replay(0); err != nil {
+		t.Fatalf("full replay: %v", err)
+	}
+	// Sequence 1 was pruned: replaying from the start of the log fails.
+	s2 := openTest(t)
+	write(t, s2, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a0")}})
+	write(t, s2, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a0")}})
+	write(t, s2, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a0")}, PruneLogThrough: 2})
+	if _, err := s2.Replay(1); err == nil {
+		t.Fatal("replay over a pruned log succeeded")
+	}
+}
+
+func TestEmbedderMismatch(t *testing.T) {
+	s := openTest(t)
+	write(t, s, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a0")}})
+	_, err := s.Write(&Batch{Put: []DocWrite{docWrite("b", base.T1, "b0")}, Embedder: "other", Dim: testDim})
+	if !errors.Is(err, ErrEmbedderMismatch) {
+		t.Fatalf("want mismatch, got %v", err)
+	}
+	if m, _ := s.Meta(); m.Docs != 1 {
+		t.Fatalf("failed write changed the store: %+v", m)
+	}
+}
+
+func TestOpenRefusals(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hi"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, nil); !errors.Is(err, ErrNotStore) {
+		t.Fatalf("non-store dir: %v", err)
+	}
+	if _, err := Open(filepath.Join(dir, "missing"), &Options{ReadOnly: true}); !errors.Is(err, ErrMissing) {
+		t.Fatalf("missing read-only: %v", err)
+	}
+
+	kb := filepath.Join(dir, "kb")
+	s, err := Open(kb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second writer in the same process cannot take the lock.
+	start := time.Now()
+	if _, err := Open(kb, &Options{LockTimeout: 50 * time.Millisecond}); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second writer: %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("lock wait did not honour the timeout")
+	}
+	// Pretend a newer medkb wrote it.
+	s.db.Update(func(tx *bolt.Tx) error {
+		putU64(tx.Bucket(bucketMeta), keySchema, SchemaVersion+1)
+		return nil
+	})
+	s.Close()
+	if _, err := Open(kb, nil); !errors.Is(err, ErrNewerSchema) {
+		t.Fatalf("newer schema: %v", err)
+	}
+}
+
+func TestReadOnlyAndGenerations(t *testing.T) {
+	kb := filepath.Join(t.TempDir(), "kb")
+	s, err := Open(kb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, s, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a0")}})
+	s.Close()
+	r, err := Open(kb, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Write(&Batch{}); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("write to read-only: %v", err)
+	}
+	r.Close()
+
+	g, err := CreateGeneration(kb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Generation() != GenName(2) {
+		t.Fatalf("new generation %s", g.Generation())
+	}
+	g.Close()
+	if cur, _ := Current(kb); cur != GenName(1) {
+		t.Fatalf("CURRENT moved before SetCurrent: %s", cur)
+	}
+	if err := SetCurrent(kb, GenName(2)); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(kb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if m, _ := s.Meta(); m.Docs != 0 || s.Generation() != GenName(2) {
+		t.Fatalf("opened %s with %d docs", s.Generation(), m.Docs)
+	}
+}
+
+func TestGraphDedupAndAliases(t *testing.T) {
+	s := openTest(t)
+	tr := base.Triple{Head: "MI", HeadType: "Disease", Relation: "has_symptom", Tail: "chest pain", TailType: "Symptom"}
+	gc, err := s.PutGraph([]base.Entity{{Name: "MI", Type: "Disease", Aliases: []string{"heart attack"}}}, []base.Triple{tr, tr})
+	if err != nil || gc.Triples != 1 || gc.Entities != 2 {
+		t.Fatalf("first put: %+v %v", gc, err)
+	}
+	gc, err = s.PutGraph([]base.Entity{{Name: "MI", Type: "Disease", Aliases: []string{"心梗"}}}, []base.Triple{tr})
+	if err != nil || gc.Triples != 0 || gc.Entities != 0 {
+		t.Fatalf("second put: %+v %v", gc, err)
+	}
+	ents, triples, err := s.LoadGraph()
+	if err != nil || len(ents) != 2 || len(triples) != 1 || len(ents[0].Aliases) != 2 {
+		t.Fatalf("load: %+v %+v %v", ents, triples, err)
+	}
+	if m, _ := s.Meta(); m.Entities != 2 || m.Triples != 1 {
+		t.Fatalf("meta: %+v", m)
+	}
+}
