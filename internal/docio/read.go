@@ -1,0 +1,188 @@
+package docio
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// MaxLineBytes bounds one input line (a document with its vector).
+const MaxLineBytes = 8 << 20
+
+// MaxReported is how many bad lines a Result keeps in detail.
+const MaxReported = 20
+
+// LineError is one bad input line.
+type LineError struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
+
+// Result is what a read produced: the good documents with their line
+// numbers, the first MaxReported bad lines, and how many were bad.
+type Result struct {
+	Docs  []base.Doc
+	Lines []int
+	Bad   []*LineError
+	NBad  int
+}
+
+func (r *Result) bad(file string, line int, reason string) {
+	r.NBad++
+	if len(r.Bad) < MaxReported {
+		r.Bad = append(r.Bad, &LineError{File: file, Line: line, Reason: reason})
+	}
+}
+
+// Err summarises the bad lines as one error, or nil when there were none.
+func (r *Result) Err() error {
+	if r.NBad == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d bad line(s)", r.NBad)
+	for _, e := range r.Bad {
+		b.WriteString("\n  " + e.Error())
+	}
+	if r.NBad > len(r.Bad) {
+		fmt.Fprintf(&b, "\n  ... and %d more", r.NBad-len(r.Bad))
+	}
+	return &BadInputError{Summary: b.String(), Result: r}
+}
+
+// BadInputError carries a Result with bad lines.
+type BadInputError struct {
+	Summary string
+	Result  *Result
+}
+
+func (e *BadInputError) Error() string { return e.Summary }
+
+// inputDoc is the wire form: meta values may be any scalar.
+type inputDoc struct {
+	base.Doc
+	Meta map[string]any `json:"meta,omitempty"`
+}
+
+// ReadJSONL reads documents, one JSON object a line; blank lines are skipped.
+func ReadJSONL(r io.Reader, file string) (*Result, error) {
+	res := &Result{}
+	err := eachLine(r, func(n int, line []byte) {
+		d, err := decodeDoc(line)
+		if err != nil {
+			res.bad(file, n, err.Error())
+			return
+		}
+		res.Docs = append(res.Docs, *d)
+		res.Lines = append(res.Lines, n)
+	})
+	return res, wrapRead(file, err)
+}
+
+func decodeDoc(line []byte) (*base.Doc, error) {
+	if !utf8.Valid(line) {
+		return nil, fmt.Errorf("invalid UTF-8")
+	}
+	var in inputDoc
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&in); err != nil {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &syntax) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		return nil, err // a field's own decoder, e.g. an unknown tier
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("malformed JSON: more than one value on the line")
+	}
+	d := in.Doc
+	if len(in.Meta) > 0 {
+		d.Meta = make(map[string]string, len(in.Meta))
+		for k, v := range in.Meta {
+			switch v := v.(type) {
+			case string:
+				d.Meta[k] = v
+			case float64:
+				d.Meta[k] = strconv.FormatFloat(v, 'f', -1, 64)
+			case bool:
+				d.Meta[k] = strconv.FormatBool(v)
+			case nil:
+			default:
+				return nil, fmt.Errorf("meta %q: want a string, number or boolean", k)
+			}
+		}
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// ReadTSV reads "id<TAB>text" lines (NFCorpus layout). A first line whose
+// first field is "id" or "_id" is a header.
+func ReadTSV(r io.Reader, file string) (*Result, error) {
+	res := &Result{}
+	err := eachLine(r, func(n int, line []byte) {
+		if !utf8.Valid(line) {
+			res.bad(file, n, "invalid UTF-8")
+			return
+		}
+		id, text, ok := strings.Cut(string(line), "\t")
+		if n == 1 && (id == "id" || id == "_id") {
+			return
+		}
+		if !ok {
+			res.bad(file, n, "want id<TAB>text")
+			return
+		}
+		d := base.Doc{ID: strings.TrimSpace(id), Text: strings.TrimSpace(text)}
+		if err := d.Validate(); err != nil {
+			res.bad(file, n, err.Error())
+			return
+		}
+		res.Docs = append(res.Docs, d)
+		res.Lines = append(res.Lines, n)
+	})
+	return res, wrapRead(file, err)
+}
+
+// eachLine calls fn with each non-blank line (CR stripped) and its number.
+func eachLine(r io.Reader, fn func(n int, line []byte)) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := bytes.TrimRight(sc.Bytes(), "\r")
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		fn(n, line)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("line %d: %w", n+1, err)
+	}
+	return nil
+}
+
+func wrapRead(file string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if strings.Contains(err.Error(), "token too long") {
+		return fmt.Errorf("%s: a line is longer than %d bytes: %w", file, MaxLineBytes, err)
+	}
+	return fmt.Errorf("%s: %w", file, err)
+}

@@ -1,0 +1,37 @@
+// Package text holds the language helpers every ingest path needs: a token
+// counter, an English and Chinese sentence segmenter, a sentence-bounded
+// chunker, and a crude language guess.
+//
+// Token counts are those of cl100k_base, the tokenizer of the GPT-4 family,
+// because budgets in the query language ("PACK budget 512") are meant to be
+// the budget of a real prompt. The counter is built once and shared; it is
+// safe for concurrent use.
+//
+// Sentences splits after the English terminators . ! ? ; when they are
+// followed by space (or by a CJK character, or the end), after the Chinese
+// terminators 。！？；… wherever they are, and at every line break. A period
+// does not end a sentence inside a number (2.3), after a listed abbreviation
+// (Dr., e.g., approx., No. 5), after list numbering at the start of a line
+// ("1."), or when the next word starts with a lower-case letter (so "5 mg.
+// daily" stays whole). Closing quotes and brackets stay with the sentence
+// they close.
+//
+// Chunk packs consecutive sentences greedily into chunks of at most
+// maxTokens tokens, counting each candidate chunk as it would be stored, so
+// the cap holds exactly even though BPE counts are not additive. A sentence
+// longer than the cap is cut at spaces, or between CJK characters.
+//
+// Invariants:
+//   - Every piece returned by Sentences is a trimmed, non-empty substring of
+//     its input, and the pieces in order cover every non-space character of
+//     the input exactly once.
+//   - Every chunk returned by Chunk counts at most maxTokens tokens (for
+//     maxTokens >= MinChunkTokens), and the chunks, ignoring whitespace,
+//     concatenate to the input ignoring whitespace.
+//
+// Caveats: the segmenter is a rule set, not a model. It splits "Dr. Li
+// arrived. He..." correctly but will split after an unlisted abbreviation
+// followed by a capitalised word ("Fig. 2" is listed, "Eq. 3" is not). Lang
+// only tells Chinese-looking text from the rest; anything not dominated by
+// CJK characters is reported as "en".
+package text
