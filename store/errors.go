@@ -19,4 +19,6 @@ var (
 	// ErrMissing is returned when a store directory does not exist and the
 	// store is opened read-only.
 	ErrMissing = errors.New("medkb: store does not exist")
+	// ErrNotFound is returned when a named document does not exist.
+	ErrNotFound = errors.New("medkb: no such document")
 )

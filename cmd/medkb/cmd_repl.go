@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/peterh/liner"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/medkb/medkb"
+)
+
+const replHelp = `Statements end with ';' and may span lines. Commands:
+  \help            this text
+  \json on|off     print results as JSON
+  \explain on|off  run statements as EXPLAIN ANALYZE
+  \stats           store statistics
+  \q               quit (also Ctrl-D)
+Example:
+  RETRIEVE "chest pain, troponin" FUSE rrf PACK budget 256 kmin 1;
+`
+
+func replCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "repl",
+		Short: "interactive queries (read-only), with history and multi-line statements",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := e.open(true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			r := &repl{env: e, db: db}
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+				return r.interactive(ctx)
+			}
+			return r.piped(ctx, e.stdin)
+		},
+	}
+}
+
+type repl struct {
+	env     *env
+	db      *medkb.DB
+	json    bool
+	explain bool
+	pending strings.Builder
+}
+
+func (r *repl) interactive(ctx context.Context) error {
+	ln := liner.NewLiner()
+	defer ln.Close()
+	ln.SetCtrlCAborts(true)
+	hist := historyPath()
+	if f, err := os.Open(hist); err == nil {
+		ln.ReadHistory(f)
+		f.Close()
+	}
+	defer func() {
+		if f, err := os.Create(hist); err == nil {
+			ln.WriteHistory(f)
+			f.Close()
+		}
+	}()
+	fmt.Fprintf(r.env.stdout, "medkb repl on %s (read-only). \\help for help, \\q to quit.\n", r.env.db)
+	for {
+		prompt := "medkb> "
+		if r.pending.Len() > 0 {
+			prompt = "   ... "
+		}
+		line, err := ln.Prompt(prompt)
+		if errors.Is(err, liner.ErrPromptAborted) {
+			r.pending.Reset()
+			continue
+		}
+		if err != nil { // io.EOF on Ctrl-D
+			fmt.Fprintln(r.env.stdout)
+			return nil
+		}
+		if strings.TrimSpace(line) != "" {
+			ln.AppendHistory(line)
+		}
+		if quit := r.line(ctx, line); quit {
+			return nil
+		}
+	}
+}
+
+func (r *repl) piped(ctx context.Context, in io.Reader) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if r.line(ctx, sc.Text()) {
+			return nil
+		}
+	}
+	if rest := strings.TrimSpace(r.pending.String()); rest != "" {
+		r.run(ctx, rest) // a last statement without ';'
+	}
+	return sc.Err()
+}
+
+// line handles one input line and reports whether to quit.
+func (r *repl) line(ctx context.Context, line string) bool {
+	trimmed := strings.TrimSpace(line)
+	if r.pending.Len() == 0 && strings.HasPrefix(trimmed, `\`) {
+		return r.command(trimmed)
+	}
+	r.pending.WriteString(line)
+	r.pending.WriteByte('\n')
+	if !strings.HasSuffix(trimmed, ";") {
+		return false
+	}
+	stmt := r.pending.String()
+	r.pending.Reset()
+	r.run(ctx, stmt)
+	return false
+}
+
+func (r *repl) command(cmd string) bool {
+	out := r.env.stdout
+	fields := strings.Fields(cmd)
+	on := len(fields) > 1 && fields[1] == "on"
+	switch fields[0] {
+	case `\q`, `\quit`:
+		return true
+	case `\help`, `\h`, `\?`:
+		fmt.Fprint(out, replHelp)
+	case `\json`:
+		r.json = on
+		fmt.Fprintf(out, "json output %s\n", onOff(r.json))
+	case `\explain`:
+		r.explain = on
+		fmt.Fprintf(out, "explain analyze %s\n", onOff(r.explain))
+	case `\stats`:
+		s, err := r.db.Stats()
+		if err != nil {
+			fmt.Fprintln(r.env.stderr, "error:", err)
+			return false
+		}
+		fmt.Fprintf(out, "%d documents (T1 %d, T2 %d, T3 %d, T4 %d), %d chunks, %d entities, %d triples, generation %s\n",
+			s.Docs, s.Tiers["T1"], s.Tiers["T2"], s.Tiers["T3"], s.Tiers["T4"], s.Chunks, s.Entities, s.Triples, s.Generation)
+	default:
+		fmt.Fprintf(r.env.stderr, "unknown command %s; \\help lists them\n", fields[0])
+	}
+	return false
+}
+
+func (r *repl) run(ctx context.Context, stmt string) {
+	if r.explain && !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(stmt)), "EXPLAIN") {
+		stmt = "EXPLAIN ANALYZE " + stmt
+	}
+	res, err := r.db.Query(ctx, stmt)
+	if err != nil {
+		fmt.Fprintln(r.env.stderr, "error:", err)
+		return
+	}
+	if r.json {
+		r.env.writeJSON(res)
+		return
+	}
+	render(r.env.stdout, res)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func historyPath() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), ".medkb_history")
+	}
+	return filepath.Join(home, ".medkb_history")
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func showCmd(e *env) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "show [--json] ID...",
+		Short: "print documents with their chunks, tiers, state-B texts and token counts",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, ids []string) error {
+			db, err := e.open(true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			docs, err := db.Show(ids)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return e.writeJSON(docs)
+			}
+			for _, d := range docs {
+				fmt.Fprintf(e.stdout, "%s  %s  type=%s patient=%s time=%s lang=%s\n", d.ID, d.Tier, d.Type, d.Patient, d.Time, d.Lang)
+				if d.Title != "" {
+					fmt.Fprintf(e.stdout, "  title: %s\n", d.Title)
+				}
+				for _, c := range d.Chunks {
+					fmt.Fprintf(e.stdout, "  [%d] ord %d, %d tokens: %s\n", c.Index, c.Ord, c.Tokens, c.Text)
+					if c.TextB != "" {
+						fmt.Fprintf(e.stdout, "      state B, %d tokens, keeps %d/%d keys: %s\n", c.TokensB, c.NEntity, c.NTotal, c.TextB)
+					}
+				}
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func statsCmd(e *env) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "stats [--json]",
+		Short: "print document, chunk, vector and tier counts",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := e.open(true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			s, err := db.Stats()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return e.writeJSON(s)
+			}
+			fmt.Fprintf(e.stdout, "generation  %s\ndocuments   %d (T1 %d, T2 %d, T3 %d, T4 %d)\nchunks      %d\nvectors     %d (%s, dim %d)\ngraph       %d entities, %d triples\nsequence    %d\n",
+				s.Generation, s.Docs, s.Tiers["T1"], s.Tiers["T2"], s.Tiers["T3"], s.Tiers["T4"],
+				s.Chunks, s.Vectors, s.Embedder, s.Dim, s.Entities, s.Triples, s.Seq)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}

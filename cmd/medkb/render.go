@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/medkb/medkb"
+)
+
+// render prints a result for people: the plan for EXPLAIN, otherwise a
+// summary, the items with their provenance, the drops and the context.
+func render(w io.Writer, r *medkb.Result) {
+	if r.Mode == "explain" {
+		fmt.Fprint(w, r.Plan)
+		return
+	}
+	if r.Mode == "analyze" {
+		fmt.Fprint(w, r.Plan, "\n")
+	}
+	summary := fmt.Sprintf("%d item(s), %d tokens", len(r.Items), r.TokensUsed)
+	if r.Budget > 0 {
+		summary = fmt.Sprintf("%d item(s), %d/%d tokens, quota met: %t", len(r.Items), r.TokensUsed, r.Budget, r.QuotaMet)
+	}
+	fmt.Fprintf(w, "%s; tiers %s\n", summary, strings.Join(r.Tiers, " "))
+	e := r.Expansion
+	if e.Fired {
+		fmt.Fprintf(w, "expansion: fired on %s, %d path(s)\n", strings.Join(e.Anchors, ", "), len(e.Paths))
+	} else {
+		fmt.Fprintf(w, "expansion: not fired (%s)\n", e.Reason)
+	}
+	for _, it := range r.Items {
+		fmt.Fprintf(w, "\n[%d] %s %s state %s, %d tokens, score %.4f%s\n", it.Rank, it.Tier, it.ID, it.State, it.Tokens, it.Score, provenance(it))
+		fmt.Fprintf(w, "    %s\n", it.Text)
+	}
+	if len(r.Dropped) > 0 {
+		counts := map[string]int{}
+		for _, d := range r.Dropped {
+			counts[d.Reason]++
+		}
+		reasons := make([]string, 0, len(counts))
+		for k, v := range counts {
+			reasons = append(reasons, fmt.Sprintf("%s %d", k, v))
+		}
+		sort.Strings(reasons)
+		fmt.Fprintf(w, "\ndropped %d: %s\n", len(r.Dropped), strings.Join(reasons, ", "))
+	}
+	if r.Context != "" {
+		fmt.Fprintf(w, "\n--- context ---\n%s", r.Context)
+	}
+}
+
+func provenance(it medkb.Item) string {
+	var p []string
+	if b := it.Provenance.BM25; b != nil {
+		p = append(p, fmt.Sprintf("bm25 #%d (%.3f)", b.Rank, b.Score))
+	}
+	if v := it.Provenance.Vector; v != nil {
+		p = append(p, fmt.Sprintf("vector #%d (%.3f)", v.Rank, v.Score))
+	}
+	if it.Provenance.Path != nil {
+		p = append(p, "graph path")
+	}
+	if it.Provenance.Boost > 0 {
+		p = append(p, fmt.Sprintf("graph boost +%.4f", it.Provenance.Boost))
+	}
+	if it.Why != "" {
+		p = append(p, "why: "+it.Why)
+	}
+	if len(p) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(p, "; ")
+}

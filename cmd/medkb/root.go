@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/medkb/medkb"
+)
+
+// env holds what every subcommand shares: streams and the store flags.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	db             string
+	lockTimeout    time.Duration
+}
+
+// errSilent marks an error already reported to the user (exit status 1).
+var errSilent = errors.New("")
+
+// run executes one command line and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:           "medkb",
+		Short:         "medkb: a retrieval store for medical RAG",
+		Long:          "medkb stores medical documents and knowledge-graph triples on local disk and answers: for this\nclinical query and this token budget, which evidence goes into the LLM's context, in what form, and why.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	defaultDB := os.Getenv("MEDKB_DB")
+	if defaultDB == "" {
+		defaultDB = "./medkb.kb"
+	}
+	root.PersistentFlags().StringVar(&e.db, "db", defaultDB, "store directory (default $MEDKB_DB, then ./medkb.kb)")
+	root.PersistentFlags().DurationVar(&e.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another process's lock")
+	for _, add := range []func(*env) *cobra.Command{
+		ingestCmd, queryCmd, replCmd, demoCmd, statsCmd, exportCmd, showCmd, checkCmd, benchCmd,
+	} {
+		root.AddCommand(add(e))
+	}
+	if err := root.Execute(); err != nil {
+		if !errors.Is(err, errSilent) {
+			fmt.Fprintln(stderr, "medkb:", err)
+		}
+		return 1
+	}
+	return 0
+}
+
+// open opens the store named by --db.
+func (e *env) open(readOnly bool) (*medkb.DB, error) {
+	return medkb.Open(e.db, &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout})
+}

@@ -1,0 +1,34 @@
+package dsl
+
+// Defaults for everything a statement may leave out, and the ranges Check
+// enforces. DESIGN.md ("The query language") and SEEDS.md section 1 are the
+// sources; the Check golden (testdata/check) shows them applied.
+const (
+	defaultK           = 50  // per arm
+	defaultRRFK        = 60  // the usual RRF constant
+	defaultAlpha       = 0.5 // weighted fusion: dense and sparse alike
+	defaultDocVoteM    = 5
+	defaultHops        = 2
+	defaultExpandLimit = 20
+	defaultMinEntities = 1
+	defaultKmin        = 1
+	defaultLambda      = 0.1 // per year
+	defaultEpsilon     = 0
+	defaultLimit       = 10 // without PACK; with PACK there is no cap
+
+	maxK        = 10_000
+	maxDocVoteM = 1000
+	maxHops     = 6
+	maxBudget   = 1_000_000
+	maxKmin     = 100
+	maxLimit    = 1_000_000 // LIMIT and EXPAND's LIMIT
+	maxEntities = 1000      // WHEN entities >= n
+)
+
+// defaultWeights are the paper's optimum theta* for tiers T1..T4.
+func defaultWeights() [4]float64 { return [4]float64{2.5, 2.5, 1, 1} }
+
+// strategies lists the PACK strategies in the order messages name them.
+func strategies() []string {
+	return []string{StrategyEBM, StrategyExact, StrategyFIFO, StrategySemantic, StrategyUniform}
+}

@@ -1,0 +1,39 @@
+package dsl
+
+import (
+	"errors"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzParse: Parse never panics; its errors are *Error with a position
+// inside the input; a statement it accepts prints to text that parses back
+// to the same tree and prints the same again; Check never panics.
+func FuzzParse(f *testing.F) {
+	for _, input := range goldenInputs(f) {
+		f.Add(input)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		s, err := Parse(src)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is %T, not *Error", err, err)
+			}
+			if e.Pos.Line < 1 || e.Pos.Column < 1 || e.Pos.Offset < 0 || e.Pos.Offset > len(src) {
+				t.Fatalf("error position %#v outside the input (%d bytes): %v", e.Pos, len(src), err)
+			}
+			if utf8.ValidString(src) && len(src) <= MaxStatementBytes && source(src).posAt(e.Pos.Offset) != e.Pos {
+				t.Fatalf("error position %#v disagrees with its offset (%#v)", e.Pos, source(src).posAt(e.Pos.Offset))
+			}
+			_ = e.Error()
+			return
+		}
+		assertRoundTrip(t, s, s.String())
+		if q, err := Check(s); err == nil {
+			_ = q.String()
+		} else {
+			_ = err.Error()
+		}
+	})
+}

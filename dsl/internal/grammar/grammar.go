@@ -1,0 +1,174 @@
+package grammar
+
+import "github.com/alecthomas/participle/v2/lexer"
+
+// The productions. Field tags are participle grammar; the type names become
+// the rule names of the EBNF. Keywords are written in their canonical
+// spelling (matching is case-insensitive). Every struct records the
+// position of its first token in Pos.
+
+// Statement is the root: clauses in pipeline order, each at most once.
+type Statement struct {
+	Explain   *Explain  `parser:"@@?"`
+	Retrieve  *Retrieve `parser:"@@"`
+	Using     *Using    `parser:"@@?"`
+	Where     *Where    `parser:"@@?"`
+	Fuse      *Fuse     `parser:"@@?"`
+	Expand    *Expand   `parser:"@@?"`
+	Pack      *Pack     `parser:"@@?"`
+	Limit     *Limit    `parser:"@@?"`
+	Semicolon bool      `parser:"@';'?"`
+}
+
+// Explain is EXPLAIN [ANALYZE].
+type Explain struct {
+	Pos     lexer.Position
+	Analyze bool `parser:"'EXPLAIN' @'ANALYZE'?"`
+}
+
+// Retrieve is RETRIEVE "<query text>".
+type Retrieve struct {
+	Pos  lexer.Position
+	Text *String `parser:"'RETRIEVE' @@"`
+}
+
+// Using lists the retrieval arms.
+type Using struct {
+	Pos  lexer.Position
+	Arms []*Arm `parser:"'USING' @@ (',' @@)*"`
+}
+
+// Arm is bm25 or vector with an optional k.
+type Arm struct {
+	Pos  lexer.Position
+	Name string  `parser:"@('bm25' | 'vector')"`
+	K    *Number `parser:"('(' 'k' '=' @@ ')')?"`
+}
+
+// Where is a conjunction of conditions.
+type Where struct {
+	Pos   lexer.Position
+	Conds []*Cond `parser:"'WHERE' @@ ('AND' @@)*"`
+}
+
+// Cond is field op value, or field IN (values).
+type Cond struct {
+	Pos     lexer.Position
+	Field   *Field   `parser:"@@"`
+	In      *InList  `parser:"( @@"`
+	Compare *Compare `parser:"| @@ )"`
+}
+
+// Field is a known field name or meta.KEY.
+type Field struct {
+	Pos  lexer.Position
+	Name string   `parser:"  @('tier' | 'type' | 'patient' | 'time' | 'source' | 'evidence' | 'lang' | 'doc')"`
+	Meta *MetaKey `parser:"| @@"`
+}
+
+// MetaKey is meta.KEY, KEY a name or a quoted string.
+type MetaKey struct {
+	Pos    lexer.Position
+	Name   string  `parser:"'meta' '.' ( @Ident"`
+	Quoted *String `parser:"| @@ )"`
+}
+
+// InList is IN (v, ...).
+type InList struct {
+	Pos    lexer.Position
+	Values []*Value `parser:"'IN' '(' @@ (',' @@)* ')'"`
+}
+
+// Compare is an operator and one value.
+type Compare struct {
+	Pos   lexer.Position
+	Op    string `parser:"@('=' | '!=' | '<=' | '>=' | '<' | '>')"`
+	Value *Value `parser:"@@"`
+}
+
+// Value is a string, a number or a bare name.
+type Value struct {
+	Pos    lexer.Position
+	String *String `parser:"  @@"`
+	Number *Number `parser:"| @@"`
+	Name   string  `parser:"| @Ident"`
+}
+
+// Fuse picks one fusion method.
+type Fuse struct {
+	Pos      lexer.Position
+	RRF      *RRF      `parser:"'FUSE' ( @@"`
+	Weighted *Weighted `parser:"       | @@"`
+	DocVote  *DocVote  `parser:"       | @@ )"`
+}
+
+// RRF is reciprocal rank fusion with an optional k.
+type RRF struct {
+	Pos lexer.Position
+	K   *Number `parser:"'rrf' ('(' 'k' '=' @@ ')')?"`
+}
+
+// Weighted is min-max weighted fusion with an optional alpha.
+type Weighted struct {
+	Pos   lexer.Position
+	Alpha *Number `parser:"'weighted' ('(' 'alpha' '=' @@ ')')?"`
+}
+
+// DocVote is chunk-to-document voting with an optional m.
+type DocVote struct {
+	Pos lexer.Position
+	M   *Number `parser:"'docvote' ('(' 'm' '=' @@ ')')?"`
+}
+
+// Expand is graph expansion along metapaths; its options come in this
+// order, so a LIMIT right after them belongs to EXPAND.
+type Expand struct {
+	Pos       lexer.Position
+	Metapaths []*String `parser:"'EXPAND' 'metapath' @@ (',' @@)*"`
+	Hops      *Number   `parser:"('HOPS' @@)?"`
+	Limit     *Number   `parser:"('LIMIT' @@)?"`
+	When      *Number   `parser:"('WHEN' 'entities' '>=' @@)?"`
+}
+
+// Pack is the packer with options in any order; duplicates are rejected
+// after parsing, where the message can name both places.
+type Pack struct {
+	Pos     lexer.Position
+	Options []*PackOption `parser:"'PACK' @@+"`
+}
+
+// PackOption is one PACK option; exactly one field is set.
+type PackOption struct {
+	Pos      lexer.Position
+	Budget   *Number   `parser:"  'budget' @@"`
+	Kmin     *Number   `parser:"| 'kmin' @@"`
+	Weights  []*Number `parser:"| 'weights' '(' @@ (',' @@)* ')'"`
+	Lambda   *Number   `parser:"| 'lambda' @@"`
+	Epsilon  *Number   `parser:"| 'epsilon' @@"`
+	Strategy *Strategy `parser:"| 'strategy' @@"`
+	Now      *String   `parser:"| 'now' @@"`
+}
+
+// Strategy names a packing strategy.
+type Strategy struct {
+	Pos  lexer.Position
+	Name string `parser:"@('ebm' | 'exact' | 'fifo' | 'semantic' | 'uniform')"`
+}
+
+// Limit caps the number of results.
+type Limit struct {
+	Pos lexer.Position
+	N   *Number `parser:"'LIMIT' @@"`
+}
+
+// String is a double-quoted string as written, quotes and escapes included.
+type String struct {
+	Pos lexer.Position
+	Raw string `parser:"@String"`
+}
+
+// Number is a number as written.
+type Number struct {
+	Pos  lexer.Position
+	Text string `parser:"@Number"`
+}

@@ -1,0 +1,231 @@
+package dsl
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestPrint pins the canonical printing of valid statements and holds
+// every one of them to the round trip: Parse(s.String()) is s, positions
+// aside, and printing is idempotent.
+func TestPrint(t *testing.T) {
+	runGolden(t, filepath.Join("testdata", "print"), func(t *testing.T, input string) string {
+		s, err := Parse(input)
+		if err != nil {
+			t.Errorf("valid statement does not parse:\n%s\n%v", input, err)
+			return "error: " + err.Error()
+		}
+		printed := s.String()
+		assertRoundTrip(t, s, printed)
+		return printed
+	})
+}
+
+// TestErrors pins the exact text of errors from Parse, or from Check when
+// the statement parses.
+func TestErrors(t *testing.T) {
+	runGolden(t, filepath.Join("testdata", "errors"), func(t *testing.T, input string) string {
+		err := parseAndCheck(input)
+		if err == nil {
+			t.Errorf("no error for:\n%s", input)
+			return "no error"
+		}
+		return err.Error()
+	})
+}
+
+// TestGrammar keeps the EBNF participle derives from the productions as a
+// golden, so any change to the language shows in review.
+func TestGrammar(t *testing.T) {
+	path := filepath.Join("testdata", "grammar.ebnf")
+	got := grammarParser().EBNF() + "\n"
+	if *rewrite {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("grammar changed; rerun with -rewrite if intended.\ngot:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func parseAndCheck(input string) error {
+	s, err := Parse(input)
+	if err != nil {
+		return err
+	}
+	_, err = Check(s)
+	return err
+}
+
+func TestErrorsAreTyped(t *testing.T) {
+	for _, input := range []string{"", "RETRIEVE", `RETRIEVE "x" LIMIT 0`, "RETRIEVE \"\xff\"", `RETRIEVE "x\q"`} {
+		err := parseAndCheck(input)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%q: error %v (%T) is not an *Error", input, err, err)
+		}
+	}
+}
+
+func TestEmptyStatement(t *testing.T) {
+	for _, input := range []string{"", "   \n\t ", "-- a comment only\n"} {
+		_, err := Parse(input)
+		var e *Error
+		if !errors.As(err, &e) || e.Msg != "empty statement; expected EXPLAIN or RETRIEVE" || e.Pos != (Pos{1, 1, 0}) {
+			t.Errorf("%q: got %#v", input, err)
+		}
+	}
+}
+
+func TestStatementSizeLimit(t *testing.T) {
+	long := `RETRIEVE "x" ` + strings.Repeat("-- padding\n", (MaxStatementBytes-20)/11)
+	if _, err := Parse(long); err != nil {
+		t.Fatalf("%d bytes should parse: %v", len(long), err)
+	}
+	long += strings.Repeat(" ", MaxStatementBytes+1-len(long))
+	_, err := Parse(long)
+	var e *Error
+	if !errors.As(err, &e) || e.Msg != "statement is 65537 bytes; at most 65536 are allowed" || e.Pos != (Pos{1, 1, 0}) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestInvalidUTF8(t *testing.T) {
+	_, err := Parse("RETRIEVE \"ab\"\nWHERE type = \"\xffx\"")
+	var e *Error
+	if !errors.As(err, &e) || e.Pos != (Pos{Line: 2, Column: 15, Offset: 28}) || e.Msg != "invalid UTF-8 (byte 0xff); a statement must be UTF-8 text" {
+		t.Errorf("got %#v", err)
+	}
+}
+
+// TestCRLF checks that Windows line ends are whitespace and that errors
+// do not show the carriage return.
+func TestCRLF(t *testing.T) {
+	s, err := Parse("RETRIEVE \"x\"\r\nFUSE rrf\r\nLIMIT 5\r\n")
+	if err != nil || s.Limit == nil || s.Limit.N.Pos != (Pos{Line: 3, Column: 7, Offset: 30}) {
+		t.Fatalf("got %v, %v", s, err)
+	}
+	_, err = Parse("RETRIEVE \"x\"\r\nFUZE rrf\r\n")
+	want := "2:1: unexpected token \"FUZE\"; expected USING, WHERE, FUSE, EXPAND, PACK, LIMIT or end of statement (did you mean FUSE?)\n  FUZE rrf\n  ^"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestLexicalErrorComesFirst: of a lexical and a syntax error, the one
+// earlier in the text is reported.
+func TestLexicalErrorComesFirst(t *testing.T) {
+	for input, want := range map[string]string{
+		`RETRIEVE "x\q" FUZE rrf`: `1:12: invalid escape \q; use \" \\ \n \t or \uXXXX`,
+		`RETRIEVE "x" FUZE # rrf`: `1:14: unexpected token "FUZE"`,
+		`RETRIEVE "x" #`:          `1:14: unexpected character "#"`,
+	} {
+		_, err := Parse(input)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: got %v, want prefix %s", input, err, want)
+		}
+	}
+}
+
+func TestPositions(t *testing.T) {
+	src := "RETRIEVE \"心内科\"\n  WHERE meta.科室 = \"x\"\n  EXPAND metapath \"A -r-> B\", \"方名 -r-> 处方\" HOPS 3"
+	s, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]Pos{
+		"statement": s.Pos,
+		"text":      s.Retrieve.Text.Pos,
+		"where":     s.Where.Pos,
+		"field":     s.Where.Conds[0].Field.Pos,
+		"op":        s.Where.Conds[0].OpPos,
+		"value":     s.Where.Conds[0].Values[0].Pos,
+		"metapath2": s.Expand.Metapaths[1].Pos,
+		"hops":      s.Expand.Hops.Pos,
+	} {
+		want := map[string]Pos{
+			"statement": {1, 1, 0},
+			"text":      {1, 10, 9},
+			"where":     {2, 3, 23},
+			"field":     {2, 9, 29},
+			"op":        {2, 17, 41},
+			"value":     {2, 19, 43},
+			"metapath2": {3, 31, 77},
+			"hops":      {3, 49, 103},
+		}[name]
+		if got != want {
+			t.Errorf("%s: got %v (offset %d), want %v (offset %d)", name, got, got.Offset, want, want.Offset)
+		}
+		if got.Offset != (source(src)).posAt(got.Offset).Offset || source(src).posAt(got.Offset) != got {
+			t.Errorf("%s: position %#v disagrees with its offset", name, got)
+		}
+	}
+}
+
+// assertRoundTrip checks that printed (s printed) parses back to s and
+// prints the same again.
+func assertRoundTrip(t testing.TB, s *Statement, printed string) {
+	t.Helper()
+	back, err := Parse(printed)
+	if err != nil {
+		t.Fatalf("printed form does not parse:\n%s\n%v", printed, err)
+	}
+	if again := back.String(); again != printed {
+		t.Fatalf("printing is not idempotent:\n%s\n----\n%s", printed, again)
+	}
+	a, b := withoutPositions(s), withoutPositions(back)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("round trip changed the tree:\n%s\n%#v\n%#v", printed, a, b)
+	}
+}
+
+// withoutPositions returns a deep copy of s with every Pos zeroed and no
+// source text, for comparing trees.
+func withoutPositions(s *Statement) *Statement {
+	return stripped(reflect.ValueOf(s)).Interface().(*Statement)
+}
+
+var posType = reflect.TypeOf(Pos{})
+
+func stripped(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.New(v.Type().Elem())
+		out.Elem().Set(stripped(v.Elem()))
+		return out
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(stripped(v.Index(i)))
+		}
+		return out
+	case reflect.Struct:
+		if v.Type() == posType {
+			return reflect.Zero(posType)
+		}
+		out := reflect.New(v.Type()).Elem()
+		for i := range v.NumField() {
+			if out.Field(i).CanSet() { // unexported fields (the source) stay zero
+				out.Field(i).Set(stripped(v.Field(i)))
+			}
+		}
+		return out
+	}
+	return v
+}

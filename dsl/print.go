@@ -1,0 +1,159 @@
+package dsl
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// String prints s in canonical form: one clause a line, keywords in their
+// canonical spelling (clause keywords upper-case, parameter names
+// lower-case, as DESIGN.md writes them), USING arms bm25 first, PACK
+// options in grammar order, strings re-escaped, nothing defaulted. For a
+// statement from Parse, Parse(s.String()) gives the same tree apart from
+// positions.
+//
+// One shape has no text of its own: EXPAND with neither LIMIT nor WHEN,
+// no PACK, and a statement LIMIT. Parse never builds it (that LIMIT
+// belongs to EXPAND), so a hand-built one prints as text that reads back
+// with the LIMIT inside EXPAND.
+func (s *Statement) String() string {
+	var lines []string
+	add := func(parts ...string) { lines = append(lines, strings.Join(parts, " ")) }
+	if s.Explain != nil {
+		if s.Explain.Analyze {
+			add("EXPLAIN", "ANALYZE")
+		} else {
+			add("EXPLAIN")
+		}
+	}
+	if s.Retrieve != nil {
+		add("RETRIEVE", quote(s.Retrieve.Text.Value))
+	}
+	if u := s.Using; u != nil {
+		var arms []string
+		if u.BM25 != nil {
+			arms = append(arms, printArm("bm25", u.BM25))
+		}
+		if u.Vector != nil {
+			arms = append(arms, printArm("vector", u.Vector))
+		}
+		add("USING", strings.Join(arms, ", "))
+	}
+	if w := s.Where; w != nil {
+		conds := make([]string, len(w.Conds))
+		for i, c := range w.Conds {
+			conds[i] = printCond(c)
+		}
+		add("WHERE", strings.Join(conds, " AND "))
+	}
+	if f := s.Fuse; f != nil {
+		add("FUSE", printFuse(f))
+	}
+	if e := s.Expand; e != nil {
+		add(printExpand(e)...)
+	}
+	if p := s.Pack; p != nil {
+		add(printPack(p)...)
+	}
+	if s.Limit != nil {
+		add("LIMIT", s.Limit.N.Text)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func printArm(name string, a *ArmSpec) string {
+	if a.K == nil {
+		return name
+	}
+	return name + "(k=" + a.K.Text + ")"
+}
+
+func printCond(c Condition) string {
+	field := c.Field.Name
+	if key, ok := strings.CutPrefix(field, base.MetaPrefix); ok && !isName(key) {
+		field = base.MetaPrefix + quote(key)
+	}
+	vals := make([]string, len(c.Values))
+	for i, v := range c.Values {
+		vals[i] = printValue(v)
+	}
+	if c.Op == base.OpIn {
+		return field + " IN (" + strings.Join(vals, ", ") + ")"
+	}
+	return field + " " + string(c.Op) + " " + strings.Join(vals, ", ")
+}
+
+func printValue(v Value) string {
+	switch {
+	case v.Kind == ValueName && isName(v.Text), v.Kind == ValueNumber && isDecimal(v.Text):
+		return v.Text
+	}
+	return quote(v.Text)
+}
+
+func printFuse(f *FuseClause) string {
+	if f.Param == nil {
+		return f.Method
+	}
+	param := map[string]string{FuseRRF: "k", FuseWeighted: "alpha", FuseDocVote: "m"}[f.Method]
+	return f.Method + "(" + param + "=" + f.Param.Text + ")"
+}
+
+func printExpand(e *ExpandClause) []string {
+	paths := make([]string, len(e.Metapaths))
+	for i, m := range e.Metapaths {
+		paths[i] = quote(m.Value)
+	}
+	parts := []string{"EXPAND", "metapath", strings.Join(paths, ", ")}
+	if e.Hops != nil {
+		parts = append(parts, "HOPS", e.Hops.Text)
+	}
+	if e.Limit != nil {
+		parts = append(parts, "LIMIT", e.Limit.Text)
+	}
+	if e.When != nil {
+		parts = append(parts, "WHEN", "entities", ">=", e.When.Text)
+	}
+	return parts
+}
+
+func printPack(p *PackClause) []string {
+	parts := []string{"PACK"}
+	num := func(name string, n *Num) {
+		if n != nil {
+			parts = append(parts, name, n.Text)
+		}
+	}
+	num("budget", p.Budget)
+	num("kmin", p.Kmin)
+	if p.Weights != nil {
+		w := make([]string, len(p.Weights.Nums))
+		for i, n := range p.Weights.Nums {
+			w[i] = n.Text
+		}
+		parts = append(parts, "weights", "("+strings.Join(w, ", ")+")")
+	}
+	num("lambda", p.Lambda)
+	num("epsilon", p.Epsilon)
+	if p.Strategy != nil {
+		parts = append(parts, "strategy", p.Strategy.Text)
+	}
+	if p.Now != nil {
+		parts = append(parts, "now", quote(p.Now.Value))
+	}
+	return parts
+}
+
+// isName reports whether s lexes as one bare name: a letter or _, then
+// letters, marks, digits or _.
+func isName(s string) bool {
+	for i, r := range s {
+		letter := unicode.IsLetter(r) || r == '_'
+		if !letter && (i == 0 || !unicode.IsMark(r) && !unicode.IsNumber(r)) {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,240 @@
+package dsl
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// Query is a checked statement with every default filled in: what the
+// planner reads. Positions are kept where a later stage (binding metapaths
+// against the graph, resolving "now") may need to point into the text.
+type Query struct {
+	Explain, Analyze bool
+
+	Text    string
+	TextPos Pos // the query text's opening quote
+
+	// The retrieval arms; an arm is nil when USING names only the other.
+	BM25, Vector *Arm
+
+	// Filter is the WHERE clause bound: tier values are "T1".."T4", time
+	// values YYYY-MM-DD. FilterPos[i] is where Filter[i] is written.
+	Filter    base.Filter
+	FilterPos []Pos
+
+	Fuse   Fuse
+	Expand *Expand // nil without EXPAND
+	Pack   *Pack   // nil without PACK
+
+	// Limit caps the results; 0 means no cap (the default with PACK,
+	// whose budget already bounds the output).
+	Limit int
+
+	// Defaulted holds the parameters that took their default, so that
+	// EXPLAIN can mark them. Parameters that were written are absent.
+	Defaulted map[Param]bool
+
+	src source
+}
+
+// Arm is one retrieval arm: take the top K.
+type Arm struct {
+	K int
+}
+
+// The fusion methods.
+const (
+	FuseRRF      = "rrf"      // reciprocal rank fusion, parameter K
+	FuseWeighted = "weighted" // min-max normalised weighted sum, parameter Alpha
+	FuseDocVote  = "docvote"  // chunk-to-document vote over the top M
+)
+
+// Fuse is the fusion step. Only the parameter of Method is meaningful; the
+// others are zero.
+type Fuse struct {
+	Method string
+	K      float64 // rrf: score = sum 1/(K + rank)
+	Alpha  float64 // weighted: Alpha*dense + (1-Alpha)*sparse
+	M      int     // docvote: chunks per query sentence
+}
+
+// Expand is conditional graph expansion.
+type Expand struct {
+	Metapaths   []Metapath
+	Hops        int // repetitions allowed for * steps
+	Limit       int // paths kept
+	MinEntities int // expand only when at least this many entities are found
+}
+
+// Metapath is one metapath template, opaque here: the graph package parses
+// Text. Pos is its opening quote; Query.StringPos maps an offset inside
+// Text back to the statement.
+type Metapath struct {
+	Text string
+	Pos  Pos
+}
+
+// The packing strategies.
+const (
+	StrategyEBM      = "ebm"      // evidence-tier greedy knapsack (the paper's)
+	StrategyExact    = "exact"    // exact MCKP by dynamic programming
+	StrategyFIFO     = "fifo"     // input order until full
+	StrategySemantic = "semantic" // by similarity until full
+	StrategyUniform  = "uniform"  // every block cut to the same ratio
+)
+
+// Pack is the EBM-Pack stage.
+type Pack struct {
+	Budget   int        // tokens
+	Kmin     int        // per-tier quota
+	Weights  [4]float64 // tier weights T1..T4, non-increasing, all above 0
+	Lambda   float64    // time decay per year
+	Epsilon  float64    // fidelity bonus of the compressed state
+	Strategy string
+	Now      string // YYYY-MM-DD, or "" for the time of execution
+	NowPos   Pos    // where now was written (zero when defaulted)
+}
+
+// Param names a defaultable parameter in Query.Defaulted.
+type Param string
+
+// The defaultable parameters.
+const (
+	ParamUsing       Param = "using"         // USING omitted: both arms
+	ParamBM25K       Param = "bm25.k"        // 50
+	ParamVectorK     Param = "vector.k"      // 50
+	ParamFuse        Param = "fuse"          // FUSE omitted: rrf
+	ParamFuseK       Param = "fuse.k"        // 60
+	ParamFuseAlpha   Param = "fuse.alpha"    // 0.5
+	ParamFuseM       Param = "fuse.m"        // 5
+	ParamHops        Param = "expand.hops"   // 2
+	ParamExpandLimit Param = "expand.limit"  // 20
+	ParamMinEntities Param = "expand.when"   // 1
+	ParamKmin        Param = "pack.kmin"     // 1
+	ParamWeights     Param = "pack.weights"  // (2.5, 2.5, 1, 1)
+	ParamLambda      Param = "pack.lambda"   // 0.1 per year
+	ParamEpsilon     Param = "pack.epsilon"  // 0
+	ParamStrategy    Param = "pack.strategy" // ebm
+	ParamNow         Param = "pack.now"      // time of execution
+	ParamLimit       Param = "limit"         // 10, or none with PACK
+)
+
+// ErrorAt builds a positioned error against the statement's text, for
+// stages after Check (binding metapaths, resolving fields).
+func (q *Query) ErrorAt(pos Pos, format string, args ...any) *Error {
+	return q.src.errorf(pos, format, args...)
+}
+
+// StringPos returns the position in the statement of the rune runeOffset
+// of the value of the string literal at lit (a Metapath.Pos, say), taking
+// escapes into account.
+func (q *Query) StringPos(lit Pos, runeOffset int) Pos {
+	return q.src.stringPos(lit, runeOffset)
+}
+
+// String dumps q, one stage a line, marking defaulted parameters with *.
+func (q *Query) String() string {
+	var b strings.Builder
+	line := func(stage, format string, args ...any) {
+		fmt.Fprintf(&b, "%-8s %s\n", stage, fmt.Sprintf(format, args...))
+	}
+	if q.Explain {
+		line("explain", "analyze=%t", q.Analyze)
+	}
+	line("text", "%s", quote(q.Text))
+	line("bm25", "%s", q.arm(q.BM25, ParamBM25K))
+	line("vector", "%s", q.arm(q.Vector, ParamVectorK))
+	line("filter", "%s", describeFilter(q.Filter))
+	line("fuse", "%s", q.describeFuse())
+	line("expand", "%s", q.describeExpand())
+	line("pack", "%s", q.describePack())
+	limit := strconv.Itoa(q.Limit)
+	if q.Limit == 0 {
+		limit = "none"
+	}
+	line("limit", "%s", limit+q.mark(ParamLimit))
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// mark returns "*" when p was defaulted.
+func (q *Query) mark(p Param) string {
+	if q.Defaulted[p] {
+		return "*"
+	}
+	return ""
+}
+
+func (q *Query) arm(a *Arm, k Param) string {
+	if a == nil {
+		return "off"
+	}
+	return fmt.Sprintf("on%s k=%d%s", q.mark(ParamUsing), a.K, q.mark(k))
+}
+
+func describeFilter(f base.Filter) string {
+	if len(f) == 0 {
+		return "none"
+	}
+	conds := make([]string, len(f))
+	for i, c := range f {
+		vals := make([]string, len(c.Values))
+		for j, v := range c.Values {
+			vals[j] = quote(v)
+		}
+		if c.Op == base.OpIn {
+			conds[i] = fmt.Sprintf("%s IN (%s)", c.Field, strings.Join(vals, ", "))
+		} else {
+			conds[i] = fmt.Sprintf("%s %s %s", c.Field, c.Op, strings.Join(vals, ", "))
+		}
+	}
+	return strings.Join(conds, " AND ")
+}
+
+func (q *Query) describeFuse() string {
+	f := q.Fuse
+	switch f.Method {
+	case FuseRRF:
+		return fmt.Sprintf("rrf%s k=%s%s", q.mark(ParamFuse), fmtFloat(f.K), q.mark(ParamFuseK))
+	case FuseWeighted:
+		return fmt.Sprintf("weighted alpha=%s%s", fmtFloat(f.Alpha), q.mark(ParamFuseAlpha))
+	}
+	return fmt.Sprintf("%s m=%d%s", f.Method, f.M, q.mark(ParamFuseM))
+}
+
+func (q *Query) describeExpand() string {
+	e := q.Expand
+	if e == nil {
+		return "none"
+	}
+	paths := make([]string, len(e.Metapaths))
+	for i, m := range e.Metapaths {
+		paths[i] = quote(m.Text)
+	}
+	return fmt.Sprintf("metapaths %s hops=%d%s limit=%d%s min_entities=%d%s",
+		strings.Join(paths, ", "), e.Hops, q.mark(ParamHops), e.Limit, q.mark(ParamExpandLimit),
+		e.MinEntities, q.mark(ParamMinEntities))
+}
+
+func (q *Query) describePack() string {
+	p := q.Pack
+	if p == nil {
+		return "none"
+	}
+	w := make([]string, len(p.Weights))
+	for i, x := range p.Weights {
+		w[i] = fmtFloat(x)
+	}
+	now := p.Now
+	if now == "" {
+		now = "(execution time)"
+	}
+	return fmt.Sprintf("budget=%d kmin=%d%s weights=(%s)%s lambda=%s%s epsilon=%s%s strategy=%s%s now=%s%s",
+		p.Budget, p.Kmin, q.mark(ParamKmin), strings.Join(w, ", "), q.mark(ParamWeights),
+		fmtFloat(p.Lambda), q.mark(ParamLambda), fmtFloat(p.Epsilon), q.mark(ParamEpsilon),
+		p.Strategy, q.mark(ParamStrategy), now, q.mark(ParamNow))
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,0 +1,121 @@
+package dsl
+
+import (
+	"strings"
+	"time"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// where binds the WHERE clause into a base.Filter.
+func (c *checker) where(s *Statement) *Error {
+	if s.Where == nil {
+		return nil
+	}
+	for _, cond := range s.Where.Conds {
+		bound, err := c.cond(cond)
+		if err != nil {
+			return err
+		}
+		c.q.Filter = append(c.q.Filter, bound)
+		c.q.FilterPos = append(c.q.FilterPos, cond.Pos)
+	}
+	return nil
+}
+
+// fieldNames lists the known fields as messages name them.
+const fieldNames = "tier, type, patient, time, source, evidence, lang, doc and meta.KEY"
+
+func (c *checker) cond(cond Condition) (base.Cond, *Error) {
+	field, op := cond.Field.Name, cond.Op
+	out := base.Cond{Field: field, Op: op}
+	switch {
+	case !knownField(field):
+		return out, c.src.errorf(cond.Field.Pos, "unknown field %q; the fields are %s", field, fieldNames)
+	case field == base.MetaPrefix:
+		return out, c.src.errorf(cond.Field.Pos, "meta needs a key, as in meta.department")
+	case !knownOp(op):
+		return out, c.src.errorf(cond.OpPos, "unknown operator %q", op)
+	case ordering(op) && field != base.FieldTime:
+		return out, c.src.errorf(cond.OpPos, "%s compares times only; %s takes =, != or IN", op, field)
+	case len(cond.Values) == 0 || op != base.OpIn && len(cond.Values) != 1:
+		return out, c.src.errorf(cond.OpPos, "%s takes one value, got %d", op, len(cond.Values))
+	}
+	for _, v := range cond.Values {
+		bound, err := c.value(field, op, v)
+		if err != nil {
+			return out, err
+		}
+		out.Values = append(out.Values, bound)
+	}
+	return out, nil
+}
+
+// value normalises one value: tiers to T1..T4, times to YYYY-MM-DD.
+func (c *checker) value(field string, op base.Op, v Value) (string, *Error) {
+	switch field {
+	case base.FieldTier:
+		t, err := base.ParseTier(v.Text)
+		if err != nil {
+			return "", c.src.errorf(v.Pos, "%v", err)
+		}
+		return t.String(), nil
+	case base.FieldTime:
+		return c.day(op, v)
+	}
+	return v.Text, nil
+}
+
+// day binds a time value. A year or a month stands for a period: < and
+// >= compare with its first day, <= and > with its last, so that
+// time <= "2018" keeps all of 2018. = and != need a whole date.
+func (c *checker) day(op base.Op, v Value) (string, *Error) {
+	d, err := base.ParseDay(v.Text)
+	switch {
+	case err != nil:
+		return "", c.src.errorf(v.Pos, "%v", err)
+	case d == base.NoDay:
+		return "", c.src.errorf(v.Pos, "time value is empty")
+	}
+	text := strings.TrimSpace(v.Text)
+	var last time.Time
+	if _, err := time.Parse("2006", text); err == nil {
+		last = d.Time().AddDate(1, 0, -1)
+	} else if _, err := time.Parse("2006-01", text); err == nil {
+		last = d.Time().AddDate(0, 1, -1)
+	} else {
+		return d.String(), nil
+	}
+	switch op {
+	case base.OpLt, base.OpGe:
+		return d.String(), nil
+	case base.OpLe, base.OpGt:
+		return base.DayOf(last).String(), nil
+	}
+	return "", c.src.errorf(v.Pos, "time %s needs a whole date (YYYY-MM-DD); for a period write time >= %q AND time <= %q", op, text, text)
+}
+
+func knownField(f string) bool {
+	switch f {
+	case base.FieldTier, base.FieldType, base.FieldPatient, base.FieldTime,
+		base.FieldSource, base.FieldEvidence, base.FieldLang, base.FieldDoc:
+		return true
+	}
+	return strings.HasPrefix(f, base.MetaPrefix)
+}
+
+func knownOp(op base.Op) bool {
+	switch op {
+	case base.OpEq, base.OpNe, base.OpIn:
+		return true
+	}
+	return ordering(op)
+}
+
+func ordering(op base.Op) bool {
+	switch op {
+	case base.OpLt, base.OpLe, base.OpGt, base.OpGe:
+		return true
+	}
+	return false
+}

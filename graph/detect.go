@@ -1,0 +1,120 @@
+package graph
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Kind is what an input file holds, as far as `medkb ingest` routing is
+// concerned.
+type Kind int
+
+// The kinds of input file.
+const (
+	KindUnknown       Kind = iota
+	KindDocuments          // JSON Lines with "id" and "text" (read by the ingest path, not here)
+	KindTriples            // triples as JSON Lines or TSV: ReadTriples
+	KindEntities           // JSON Lines {"name","type","aliases"?}: ReadEntities
+	KindTCMRelations       // JSON Lines {"Disease": ..., "Syndrome": ..., "Relation": ...}: ReadTriples
+	KindHetionetNodes      // Hetionet node TSV (id name kind, or neo4j-import :ID): ReadHetionetNodes
+	KindHetionetEdges      // neo4j-import edge TSV (:START_ID(..) :END_ID(..)): ReadHetionetEdges
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindDocuments:
+		return "documents"
+	case KindTriples:
+		return "triples"
+	case KindEntities:
+		return "entities"
+	case KindTCMRelations:
+		return "tcm-relations"
+	case KindHetionetNodes:
+		return "hetionet-nodes"
+	case KindHetionetEdges:
+		return "hetionet-edges"
+	}
+	return "unknown"
+}
+
+// Detect opens path and classifies it by its first non-blank line. It
+// returns an error wrapping ErrUnknownFormat when no kind fits.
+func Detect(path string) (Kind, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return KindUnknown, fmt.Errorf("detect: %w", err)
+	}
+	defer f.Close()
+	return DetectReader(f, path)
+}
+
+// DetectReader classifies the input r (labelled name in errors) by its
+// first non-blank line:
+//
+//	JSON with "id" and "text"                     documents
+//	JSON with "head", "relation" and "tail"       triples
+//	JSON with "name" and "type"                   entities
+//	JSON with "Relation" and two other keys       TCM relations
+//	TSV header "id name kind" or "...:ID(Kind)"   Hetionet nodes
+//	TSV header ":START_ID(Kind) :END_ID(Kind)"    Hetionet edges
+//	TSV header naming head ... tail_type          triples
+//	TSV with five to seven columns                triples (no header)
+func DetectReader(r io.Reader, name string) (Kind, error) {
+	lr := newLineReader(r, name, &badLines{file: name})
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return KindUnknown, fmt.Errorf("%s: no data: %w", name, ErrUnknownFormat)
+		}
+		if err != nil {
+			return KindUnknown, err
+		}
+		if isBlank(line) {
+			continue
+		}
+		if k := classify(string(line)); k != KindUnknown {
+			return k, nil
+		}
+		return KindUnknown, fmt.Errorf("%s:%d: %w", name, lr.n, ErrUnknownFormat)
+	}
+}
+
+func classify(line string) Kind {
+	if strings.HasPrefix(strings.TrimSpace(line), "{") {
+		var keys map[string]json.RawMessage
+		if json.Unmarshal([]byte(line), &keys) != nil {
+			return KindUnknown
+		}
+		has := func(k string) bool { _, ok := keys[k]; return ok }
+		switch {
+		case has("id") && has("text"):
+			return KindDocuments
+		case has("head") && has("relation") && has("tail"):
+			return KindTriples
+		case has("name") && has("type"):
+			return KindEntities
+		case has("Relation") && len(keys) == 3:
+			return KindTCMRelations
+		}
+		return KindUnknown
+	}
+	f := strings.Split(line, "\t")
+	if _, ok := hetionetNodeHeader(f); ok {
+		return KindHetionetNodes
+	}
+	if _, _, ok := hetionetEdgeHeader(f); ok {
+		return KindHetionetEdges
+	}
+	if _, ok := tsvHeader([]byte(line)); ok {
+		return KindTriples
+	}
+	if len(f) >= 5 && len(f) <= 7 {
+		return KindTriples
+	}
+	return KindUnknown
+}

@@ -1,0 +1,83 @@
+// Package graph is medkb's knowledge graph: readers for triple, entity,
+// Hetionet and TCM files, an immutable in-memory graph with compact
+// adjacency, the metapath language, an entity linker, and metapath
+// expansion that turns graph walks into ranked, textual evidence.
+//
+// # Data flow
+//
+// The store persists []base.Entity and []base.Triple; at open it hands
+// them to Build, which keeps everything in memory:
+//
+//	ingest:  Detect(path) -> ReadTriples / ReadEntities /
+//	         ReadHetionetNodes / ReadHetionetEdges -> store
+//	open:    store -> Build(ents, triples) -> *Graph
+//	query:   ParseMetapath -> g.CheckMetapath (bind time)
+//	         g.Link(query or chunk text, start type) -> anchors
+//	         g.Expand(ctx, anchors, metapath, opts) -> []Path -> Path.Text
+//
+// # The graph
+//
+// Entities are keyed by (type, name). Build sorts them by type, then
+// name, and numbers them from 0, so a NodeID depends only on the set of
+// entities, not on input order; the nodes of one type form one id range.
+// Each relation keeps compressed sparse rows in both directions (uint32
+// offsets and targets, float32 weights only when some edge has one),
+// covering only the id range of nodes that have edges. Hetionet (47,031
+// nodes, 765,796 edges, 981,679 once the undirected metaedges are stored
+// both ways) needs about 9 MB of adjacency.
+//
+// Names are the contract with the query language: a type or relation is
+// a run of letters, digits, combining marks and '_' (IsName), with no
+// spaces, so readers reject other types and relations, and the Hetionet
+// reader writes "Side Effect" as Side_Effect. Relation names keep the
+// spelling of their source (treats, HAS_HERB, 导致) and match exactly.
+//
+// # Metapaths and expansion
+//
+// A metapath such as "Compound -binds-> Gene <-associates- Disease" is a
+// start type and steps; "-r*->" repeats a step 1..Hops times and
+// "-r*1..3->" 1..3 times. CheckMetapath verifies it against a graph with
+// the rune offset of the offending name.
+//
+// Expand walks best-first by the path-degree product of Hetionet's DWPC
+// (damping 0.5): each edge u->v multiplies the score by
+// (deg(u)·deg'(v))^-0.5 <= 1, so a path never scores above its prefixes
+// and the first Limit complete paths to leave the queue are the best
+// Limit. Work is bounded by the paths returned and their competitors,
+// not by the number of matching paths, and also by MaxWork.
+//
+// # Linking
+//
+// Link matches entity names and aliases in text with one Aho-Corasick
+// automaton per type, built on first use. Matching is on normalised text
+// (simple case folding, full-width to half-width, white space collapsed)
+// with byte offsets mapped back to the original. Latin-script names need
+// word boundaries; Chinese names match anywhere. Only the start type is
+// searched, so short names of other types cannot trigger expansion.
+//
+// # Invariants
+//
+//   - A Graph never changes after Build; all methods are safe for
+//     concurrent use (the lazily built linkers are guarded by sync.Once).
+//   - Every triple's endpoints exist as entities; each (head, relation,
+//     tail) is stored once; adjacency lists are sorted by id.
+//   - Expand's result is a deterministic function of the graph, the
+//     anchors (as a set), the metapath and the options.
+//
+// # Caveats
+//
+//   - Relations are directed. Data with undirected edges must store both
+//     directions (the Hetionet reader does this for resembles, interacts
+//     and covaries); otherwise write the metapath step both ways.
+//   - The score ignores edge weights; Path.Weights reports them.
+//   - Case folding is simple (per rune), so "STRASSE" does not match
+//     "Straße"; normalisation does not strip accents or convert
+//     traditional to simplified Chinese.
+//   - Ambiguous names link to every entity of the start type that has
+//     them; there is no disambiguation by context.
+//   - The TCM data spells one type two ways (Ingredient, Ingeredient);
+//     the reader keeps source spellings rather than guess.
+//   - Headerless TSV is taken for triples when it has five to seven
+//     columns, so Detect can mistake another five-column table for
+//     triples; give triple TSV files a header.
+package graph

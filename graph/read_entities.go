@@ -1,0 +1,63 @@
+package graph
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// ReadEntities reads JSON Lines {"name","type","aliases"?:[...]} from r and
+// calls fn for each good entity; name labels the input in errors. Names,
+// types and aliases are trimmed; the type must satisfy IsName, the name
+// and every alias must be non-empty. Bad lines are reported as by
+// ReadTriples.
+func ReadEntities(r io.Reader, name string, fn func(base.Entity) error) error {
+	bad := &badLines{file: name}
+	lr := newLineReader(r, name, bad)
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return bad.result()
+		}
+		if err != nil {
+			return err
+		}
+		if isBlank(line) {
+			continue
+		}
+		e, msg := parseEntity(line)
+		if msg != "" {
+			bad.add(lr.n, "%s", msg)
+			continue
+		}
+		if err := fn(e); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, lr.n, err)
+		}
+	}
+}
+
+func parseEntity(line []byte) (base.Entity, string) {
+	var e base.Entity
+	if err := json.Unmarshal(line, &e); err != nil {
+		return e, "bad JSON: " + jsonMessage(err)
+	}
+	e.Name = strings.TrimSpace(e.Name)
+	e.Type = strings.TrimSpace(e.Type)
+	if e.Name == "" {
+		return e, `empty "name"`
+	}
+	if !IsName(e.Type) {
+		return e, fmt.Sprintf("type %q is not a name (letters, digits and _ only)", e.Type)
+	}
+	for i, a := range e.Aliases {
+		e.Aliases[i] = strings.TrimSpace(a)
+		if e.Aliases[i] == "" {
+			return e, fmt.Sprintf("alias %d is empty", i+1)
+		}
+	}
+	return e, ""
+}

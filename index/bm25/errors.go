@@ -1,0 +1,31 @@
+package bm25
+
+import "errors"
+
+var (
+	// ErrLocked is returned by Open when another process (or another Open
+	// in this process) holds the index and the lock wait timed out.
+	ErrLocked = errors.New("medkb: bm25 index is locked by another user")
+	// ErrNotFound is returned by Open in read-only mode when dir holds no
+	// index.
+	ErrNotFound = errors.New("medkb: bm25 index not found")
+	// ErrIncompatible is returned by Open when dir holds an index built with
+	// another schema (mapping or id encoding); rebuild it from the store.
+	ErrIncompatible = errors.New("medkb: bm25 index has an incompatible schema")
+	// ErrCorrupt is returned when the index holds something this package
+	// never writes (a malformed id or sequence number).
+	ErrCorrupt = errors.New("medkb: bm25 index is corrupt")
+	// ErrReadOnly is returned by Apply and Compact on an index opened
+	// read-only.
+	ErrReadOnly = errors.New("medkb: bm25 index is read-only")
+	// ErrStaleSeq is returned by Apply when seq is below the sequence the
+	// index already reflects.
+	ErrStaleSeq = errors.New("medkb: bm25 apply sequence goes backwards")
+	// ErrEmptyQuery is returned by Search for query text that is empty or
+	// only white space.
+	ErrEmptyQuery = errors.New("medkb: bm25 query text is empty")
+	// ErrBadFilter is returned by Search for a condition the index cannot
+	// evaluate: unknown field, ordering operator on a field other than
+	// time, wrong number of values, unreadable tier or date.
+	ErrBadFilter = errors.New("medkb: bm25 unsupported filter")
+)

@@ -1,0 +1,186 @@
+package bm25
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Options tunes Open. The zero value (and a nil *Options) opens read-write,
+// creating the index if missing, and waits one second for a lock.
+type Options struct {
+	// ReadOnly opens an existing index for search only: no persister or
+	// merger goroutines, a shared lock on the index files, and a view frozen
+	// at the moment of opening. Zero: read-write, created if missing.
+	ReadOnly bool
+	// LockTimeout bounds how long Open waits while another user holds the
+	// index (a writer excludes everyone; readers exclude writers). Zero
+	// means one second; Open then fails with ErrLocked.
+	LockTimeout time.Duration
+}
+
+const defaultLockTimeout = time.Second
+
+// Index is the BM25 index of one store generation. It is safe for
+// concurrent use; Apply calls are serialised.
+type Index struct {
+	bleve    bleve.Index
+	an       analyzers
+	readOnly bool
+	applyMu  sync.Mutex // held by Apply, so the recorded seq only grows
+
+	statsMu sync.Mutex
+	stats   lengthStats // as recorded with the latest batch
+}
+
+// Open opens the index in dir, creating it (with the mapping described in
+// doc.go) if dir holds none and opts is not read-only.
+func Open(dir string, opts *Options) (*Index, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = defaultLockTimeout
+	}
+
+	_, err := os.Stat(filepath.Join(dir, metaFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && o.ReadOnly:
+		return nil, fmt.Errorf("bm25: open %s: %w", dir, ErrNotFound)
+	case errors.Is(err, fs.ErrNotExist):
+		if err := create(dir); err != nil {
+			return nil, err
+		}
+	case err != nil:
+		return nil, fmt.Errorf("bm25: open %s: %w", dir, err)
+	}
+
+	bi, err := bleve.OpenUsing(dir, runtimeConfig(o))
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("bm25: open %s: %w", dir, ErrLocked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bm25: open %s: %w", dir, err)
+	}
+	ix := &Index{bleve: bi, readOnly: o.ReadOnly}
+	if err := ix.init(); err != nil {
+		_ = bi.Close()
+		return nil, fmt.Errorf("bm25: open %s: %w", dir, err)
+	}
+	return ix, nil
+}
+
+// metaFile is the file bleve writes first when it creates an index; an
+// index directory without it is not an index.
+const metaFile = "index_meta.json"
+
+// runtimeConfig is the scorch configuration given on every open. Nothing
+// tunable is saved inside the index at creation, so changing these values
+// needs no rebuild. See doc.go, "Durability", for why unsafe_batch stays off.
+func runtimeConfig(o Options) map[string]interface{} {
+	return map[string]interface{}{
+		"read_only":    o.ReadOnly,
+		"bolt_timeout": o.LockTimeout.String(),
+	}
+}
+
+// init checks the schema marker and takes the analyzers from the mapping.
+func (ix *Index) init() error {
+	got, err := ix.bleve.GetInternal([]byte(schemaKey))
+	if err != nil {
+		return err
+	}
+	if string(got) != schemaVersion {
+		return fmt.Errorf("%w: schema %q, want %q", ErrIncompatible, got, schemaVersion)
+	}
+	m := ix.bleve.Mapping()
+	ix.an = analyzers{text: m.AnalyzerNamed(textAnalyzer), keyword: m.AnalyzerNamed(keywordAnalyzer)}
+	if ix.an.text == nil || ix.an.keyword == nil {
+		return fmt.Errorf("%w: mapping lacks analyzer %q or %q", ErrIncompatible, textAnalyzer, keywordAnalyzer)
+	}
+	val, err := ix.bleve.GetInternal([]byte(statsKey))
+	if err != nil {
+		return err
+	}
+	ix.stats, err = decodeLengthStats(val)
+	return err
+}
+
+// Internal keys, stored beside the index content.
+const (
+	// schemaKey holds schemaVersion; bump it whenever the mapping, the
+	// analyzer or the id encoding changes, so old indexes are rebuilt.
+	schemaKey     = "medkb.bm25.schema"
+	schemaVersion = "1"
+	// seqKey holds the store sequence the content reflects (8 bytes, big
+	// endian), written in the same batch as that content.
+	seqKey = "medkb.bm25.seq"
+	// statsKey holds the lengthStats, written in the same batch as seq.
+	statsKey = "medkb.bm25.lengths"
+)
+
+// create makes a new, empty index at dir. It builds it beside dir and
+// renames it into place, so a crash leaves either no index or a whole one.
+func create(dir string) error {
+	m, err := newMapping()
+	if err != nil {
+		return err
+	}
+	tmp := dir + ".creating"
+	if err := os.RemoveAll(tmp); err != nil {
+		return fmt.Errorf("bm25: create %s: %w", dir, err)
+	}
+	bi, err := bleve.NewUsing(tmp, m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return fmt.Errorf("bm25: create %s: %w", dir, err)
+	}
+	err = bi.SetInternal([]byte(schemaKey), []byte(schemaVersion))
+	if cerr := bi.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = syncFile(filepath.Join(tmp, metaFile))
+	}
+	if err == nil {
+		err = os.Rename(tmp, dir)
+	}
+	if err == nil {
+		err = syncFile(filepath.Dir(dir))
+	}
+	if err != nil {
+		_ = os.RemoveAll(tmp)
+		return fmt.Errorf("bm25: create %s: %w", dir, err)
+	}
+	return nil
+}
+
+// syncFile flushes a file or directory to stable storage.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Close releases the index. Pending merges are abandoned, not lost: the
+// last persisted snapshot is what the next Open sees.
+func (ix *Index) Close() error {
+	if err := ix.bleve.Close(); err != nil {
+		return fmt.Errorf("bm25: close: %w", err)
+	}
+	return nil
+}

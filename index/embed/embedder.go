@@ -1,0 +1,28 @@
+package embed
+
+import "context"
+
+// Embedder turns texts into vectors. Implementations are safe for
+// concurrent use.
+type Embedder interface {
+	// Name identifies the model, e.g. "hash-v1" or "openai:<model>". The
+	// store records it with Dim and refuses to mix vectors of another.
+	Name() string
+	// Dim is the length of every vector Embed returns.
+	Dim() int
+	// Embed returns one L2-normalised vector per text, in order. A text
+	// with nothing to embed (no word or character the model can use) may
+	// get the zero vector, which scores 0 against every query.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// rows returns n vectors of dim floats sharing one allocation; each row's
+// capacity is capped so that appending to one cannot overwrite the next.
+func rows(n, dim int) [][]float32 {
+	flat := make([]float32, n*dim)
+	out := make([][]float32, n)
+	for i := range out {
+		out[i] = flat[i*dim : (i+1)*dim : (i+1)*dim]
+	}
+	return out
+}

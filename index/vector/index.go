@@ -1,0 +1,150 @@
+package vector
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// ErrLayout is returned by Append and Load when slots and vectors do not
+// describe a positional slab: an ordinal out of sequence, or a vector
+// buffer whose length is not len(slots)*Dim().
+var ErrLayout = errors.New("medkb: vector slab layout")
+
+// Index is an exact vector index over a slab of normalised vectors, slot i
+// holding ordinal i. The zero value is not usable; call New.
+type Index struct {
+	dim    int
+	kernel kernel // scoreSIMD, or scoreGo in tests
+	// workers, if positive, fixes the number of scan goroutines (tests
+	// and benchmarks); 0 chooses by slab size (see workersFor).
+	workers int
+	scratch sync.Pool // *scratch, per-worker buffers
+
+	mu    sync.RWMutex
+	slots []base.Slot
+	vecs  []float32
+	live  int
+}
+
+// New returns an empty index for vectors of dim floats. It panics if dim
+// is not positive.
+func New(dim int) *Index {
+	if dim <= 0 {
+		panic(fmt.Sprintf("vector: New(%d): dimension must be positive", dim))
+	}
+	return &Index{dim: dim, kernel: scoreSIMD}
+}
+
+// Dim returns the vector dimension.
+func (ix *Index) Dim() int { return ix.dim }
+
+// Len returns the number of slots, dead ones included; it is also the
+// ordinal the next appended slot must carry.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return len(ix.slots)
+}
+
+// Live returns the number of alive slots.
+func (ix *Index) Live() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.live
+}
+
+// Append adds slots at the end of the slab. Their ordinals must be Len(),
+// Len()+1, ... in order, and vecs must hold len(slots)*Dim() floats,
+// already normalised. Both are copied. On error nothing is added.
+func (ix *Index) Append(slots []base.Slot, vecs []float32) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if err := ix.checkLayout(uint64(len(ix.slots)), slots, vecs); err != nil {
+		return err
+	}
+	ix.slots = append(ix.slots, slots...)
+	ix.vecs = append(ix.vecs, vecs...)
+	ix.live += countAlive(slots)
+	return nil
+}
+
+// Kill marks the given ordinals dead. Unknown or already dead ordinals are
+// ignored.
+func (ix *Index) Kill(ords []uint64) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for _, ord := range ords {
+		if ord < uint64(len(ix.slots)) && ix.slots[ord].Alive {
+			ix.slots[ord].Alive = false
+			ix.live--
+		}
+	}
+}
+
+// Load replaces the whole content with slots and vecs, which must form a
+// slab starting at ordinal 0. Load takes ownership of both slices (the
+// store hands over buffers it read in large blocks); the caller must not
+// use them afterwards. On error the content is unchanged.
+func (ix *Index) Load(slots []base.Slot, vecs []float32) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if err := ix.checkLayout(0, slots, vecs); err != nil {
+		return err
+	}
+	// Cap both slices so that a later Append reallocates instead of
+	// writing into memory the caller may still hold.
+	ix.slots = slots[:len(slots):len(slots)]
+	ix.vecs = vecs[:len(vecs):len(vecs)]
+	ix.live = countAlive(slots)
+	return nil
+}
+
+// Vector returns a read-only view of the vector at ord, or nil if ord is
+// out of range. The view stays valid after later writes to the index.
+func (ix *Index) Vector(ord uint64) []float32 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ord >= uint64(len(ix.slots)) {
+		return nil
+	}
+	lo, hi := int(ord)*ix.dim, int(ord+1)*ix.dim
+	return ix.vecs[lo:hi:hi]
+}
+
+// Slot returns the attributes of the slot at ord, and false if ord is out
+// of range.
+func (ix *Index) Slot(ord uint64) (base.Slot, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ord >= uint64(len(ix.slots)) {
+		return base.Slot{}, false
+	}
+	return ix.slots[ord], true
+}
+
+// checkLayout reports whether slots numbered from first, with vecs, can
+// be placed positionally.
+func (ix *Index) checkLayout(first uint64, slots []base.Slot, vecs []float32) error {
+	if len(vecs) != len(slots)*ix.dim {
+		return fmt.Errorf("%w: %d floats for %d slots of dimension %d", ErrLayout, len(vecs), len(slots), ix.dim)
+	}
+	for i := range slots {
+		if want := first + uint64(i); slots[i].Ord != want {
+			return fmt.Errorf("%w: slot %d has ordinal %d, want %d", ErrLayout, i, slots[i].Ord, want)
+		}
+	}
+	return nil
+}
+
+func countAlive(slots []base.Slot) int {
+	n := 0
+	for i := range slots {
+		if slots[i].Alive {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,136 @@
+package vector
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// Hit is one search result: a slot's ordinal and its dot product with the
+// query (the cosine similarity, for normalised vectors).
+type Hit struct {
+	Ord   uint64
+	Score float32
+}
+
+// Match decides whether an alive slot may be returned. It is called during
+// the scan, possibly from several goroutines at once, with a pointer into
+// the index that it must neither modify nor keep, while the index is
+// read-locked: it must not call the Index. A nil Match accepts every alive
+// slot; dead slots are never offered.
+type Match func(s *base.Slot) bool
+
+// minParallelFloats is the slab size, in floats, from which a search is
+// split across goroutines; below it, starting them costs more than they
+// save (see BenchmarkSearchSmall).
+const minParallelFloats = 1 << 18
+
+// scratch is one worker's reusable state.
+type scratch struct {
+	scores []float32
+	top    topK
+}
+
+// Search returns the k alive slots with the highest dot product with q
+// that match, best first, ties broken by the smaller ordinal. It returns
+// fewer than k hits when fewer slots qualify, and nil when k <= 0. It
+// panics if len(q) != Dim().
+func (ix *Index) Search(q []float32, k int, match Match) []Hit {
+	if len(q) != ix.dim {
+		panic(fmt.Sprintf("vector: query of dimension %d for an index of dimension %d", len(q), ix.dim))
+	}
+	if k <= 0 {
+		return nil
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	n := len(ix.slots)
+	if ix.live == 0 {
+		return nil
+	}
+	w := ix.workersFor(n)
+	per := (n + w - 1) / w
+	parts := make([]*scratch, w)
+	var wg sync.WaitGroup
+	for i := range parts {
+		s := ix.getScratch(k)
+		parts[i] = s
+		lo, hi := i*per, min(n, (i+1)*per)
+		if i == len(parts)-1 {
+			ix.scan(s, q, lo, hi, match) // the caller takes the last share
+		} else {
+			wg.Go(func() { ix.scan(s, q, lo, hi, match) })
+		}
+	}
+	wg.Wait()
+	return ix.merge(parts, k)
+}
+
+// workersFor returns how many goroutines scan a slab of n slots: the
+// workers field if set (tests and benchmarks), otherwise one per
+// runtime.GOMAXPROCS(0) but no more than the slab has minParallelFloats
+// shares.
+func (ix *Index) workersFor(n int) int {
+	if ix.workers > 0 {
+		return max(1, min(ix.workers, n))
+	}
+	return max(1, min(runtime.GOMAXPROCS(0), n*ix.dim/minParallelFloats))
+}
+
+// scan scores slots [lo, hi) block by block into s.top. A slot's
+// attributes are read only when its score would be kept.
+func (ix *Index) scan(s *scratch, q []float32, lo, hi int, match Match) {
+	dim, step := ix.dim, blockRows(ix.dim)
+	for start := lo; start < hi; start += step {
+		end := min(start+step, hi)
+		scores := s.scores[:end-start]
+		ix.kernel(scores, ix.vecs[start*dim:end*dim], q)
+		for i, score := range scores {
+			ord := uint64(start + i)
+			if !s.top.admits(score, ord) {
+				continue
+			}
+			slot := &ix.slots[start+i]
+			if slot.Alive && (match == nil || match(slot)) {
+				s.top.push(Hit{Ord: ord, Score: score})
+			}
+		}
+	}
+}
+
+// merge combines the workers' heaps into the final ranking and returns
+// the scratch to the pool.
+func (ix *Index) merge(parts []*scratch, k int) []Hit {
+	total := 0
+	for _, s := range parts {
+		total += len(s.top.heap)
+	}
+	out := make([]Hit, 0, total)
+	for _, s := range parts {
+		out = append(out, s.top.heap...)
+		ix.scratch.Put(s)
+	}
+	slices.SortFunc(out, func(a, b Hit) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
+	return out[:min(k, len(out))]
+}
+
+// getScratch returns a worker state sized for this index and k.
+func (ix *Index) getScratch(k int) *scratch {
+	s, _ := ix.scratch.Get().(*scratch)
+	if s == nil {
+		s = &scratch{scores: make([]float32, blockRows(ix.dim))}
+	}
+	s.top.reset(k)
+	return s
+}

@@ -1,0 +1,280 @@
+package medkb
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/medkb/medkb/index/bm25"
+	"github.com/medkb/medkb/index/vector"
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/clinical"
+	"github.com/medkb/medkb/internal/text"
+	"github.com/medkb/medkb/store"
+)
+
+// DocError is an ingest failure caused by one document.
+type DocError struct {
+	Index int // position in the slice given to Ingest
+	ID    string
+	Err   error
+}
+
+func (e *DocError) Error() string {
+	return fmt.Sprintf("document %d (%q): %v", e.Index+1, e.ID, e.Err)
+}
+
+func (e *DocError) Unwrap() error { return e.Err }
+
+// IngestResult says what an Ingest committed.
+type IngestResult struct {
+	Docs    int    // documents written (replaced ones included)
+	Chunks  int    // chunks written
+	Deleted int    // chunks of replaced documents removed
+	Seq     uint64 // the store's write sequence after the commit
+}
+
+// Progress is told how many of total documents are prepared; it may be nil.
+type Progress func(done, total int)
+
+// bm25Batch bounds one bleve batch, to keep memory flat on large ingests.
+const bm25Batch = 2000
+
+// Ingest upserts docs by id in one atomic write: after an error nothing
+// was committed (but see the Caveats in doc.go for a failure after commit).
+func (db *DB) Ingest(ctx context.Context, docs []base.Doc) (*IngestResult, error) {
+	return db.IngestProgress(ctx, docs, nil)
+}
+
+// IngestProgress is Ingest with a progress callback.
+func (db *DB) IngestProgress(ctx context.Context, docs []base.Doc, progress Progress) (*IngestResult, error) {
+	if db.opts.ReadOnly {
+		return nil, store.ErrReadOnly
+	}
+	db.writeMu.Lock()
+	defer db.writeMu.Unlock()
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+
+	puts, err := db.prepare(ctx, docs, progress)
+	if err != nil {
+		return nil, err
+	}
+	have, err := g.bm.Seq()
+	if err != nil {
+		return nil, err
+	}
+	ch, err := g.st.Write(&store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim(), PruneLogThrough: have})
+	if err != nil {
+		return nil, err
+	}
+	if err := g.apply(have, ch); err != nil {
+		return nil, fmt.Errorf("medkb: committed sequence %d, but updating the indexes failed (they catch up at the next open): %w", ch.Seq, err)
+	}
+	return &IngestResult{Docs: len(puts), Chunks: len(ch.Added), Deleted: len(ch.Deleted), Seq: ch.Seq}, nil
+}
+
+// Delete removes documents by id from the store and every index.
+func (db *DB) Delete(ctx context.Context, ids []string) (*IngestResult, error) {
+	if db.opts.ReadOnly {
+		return nil, store.ErrReadOnly
+	}
+	db.writeMu.Lock()
+	defer db.writeMu.Unlock()
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	have, err := g.bm.Seq()
+	if err != nil {
+		return nil, err
+	}
+	ch, err := g.st.Write(&store.Batch{Delete: ids, PruneLogThrough: have})
+	if err != nil {
+		return nil, err
+	}
+	if err := g.apply(have, ch); err != nil {
+		return nil, err
+	}
+	return &IngestResult{Deleted: len(ch.Deleted), Seq: ch.Seq}, nil
+}
+
+// apply brings the derived indexes from sequence have to ch.Seq.
+func (g *generation) apply(have uint64, ch *store.Change) error {
+	if err := applyBM25(g.bm, have, ch); err != nil {
+		return err
+	}
+	g.vec.Kill(ch.Deleted)
+	slots := make([]base.Slot, len(ch.Added))
+	for i, a := range ch.Added {
+		slots[i] = a.Slot
+	}
+	return g.vec.Append(slots, ch.Vectors)
+}
+
+// applyBM25 applies ch in bounded batches; only the last records ch.Seq,
+// so an interruption leaves the index at have and the next open replays.
+func applyBM25(bm *bm25.Index, have uint64, ch *store.Change) error {
+	adds := make([]bm25.Doc, 0, min(len(ch.Added), bm25Batch))
+	deletes := ch.Deleted
+	for i := 0; i < len(ch.Added) || i == 0; i += bm25Batch {
+		adds = adds[:0]
+		for _, a := range ch.Added[i:min(i+bm25Batch, len(ch.Added))] {
+			adds = append(adds, bm25Doc(a))
+		}
+		seq := have
+		if i+bm25Batch >= len(ch.Added) {
+			seq = ch.Seq
+		}
+		if err := bm.Apply(seq, deletes, adds); err != nil {
+			return err
+		}
+		deletes = nil
+	}
+	return nil
+}
+
+func bm25Doc(a store.Added) bm25.Doc {
+	day, _ := base.ParseDay(a.Doc.Time) // validated at ingest
+	return bm25.Doc{
+		Ord: a.Chunk.Ord, Doc: a.Doc.ID, Text: a.Chunk.Text, Tier: a.Chunk.Tier,
+		Type: a.Doc.Type, Patient: a.Doc.Patient, Source: a.Doc.Source, Evidence: a.Doc.Evidence,
+		Lang: a.Doc.Lang, Time: day, Meta: a.Doc.Meta,
+	}
+}
+
+// prepare validates, tiers, chunks, compresses and embeds docs in
+// parallel, in groups so an embedding endpoint sees batched requests.
+func (db *DB) prepare(ctx context.Context, docs []base.Doc, progress Progress) ([]store.DocWrite, error) {
+	const group = 64
+	out := make([]store.DocWrite, len(docs))
+	errs := make([]error, len(docs))
+	next := make(chan int)
+	var done sync.WaitGroup
+	var mu sync.Mutex
+	finished := 0
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			for lo := range next {
+				hi := min(lo+group, len(docs))
+				if err := db.prepareGroup(ctx, docs[lo:hi], out[lo:hi], errs[lo:hi]); err != nil {
+					errs[lo] = err
+					cancel()
+				}
+				if progress != nil {
+					mu.Lock()
+					finished += hi - lo
+					progress(finished, len(docs))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+feed:
+	for lo := 0; lo < len(docs); lo += group {
+		select {
+		case next <- lo:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	done.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, &DocError{Index: i, ID: docs[i].ID, Err: err}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// prepareGroup fills out[i] for docs[i]; per-document problems go to errs.
+func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.DocWrite, errs []error) error {
+	dim := db.emb.Dim()
+	var texts []string
+	type pending struct {
+		doc, chunk int
+		b          bool
+	}
+	var owners []pending
+	for i := range docs {
+		d := docs[i]
+		if err := d.Validate(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if len(d.Vector) > 0 && len(d.Vector) != dim {
+			errs[i] = fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), db.emb.Name(), dim)
+			continue
+		}
+		d.Tier, _ = clinical.Classify(d.Type, d.Tier, d.Text)
+		if d.Lang == "" {
+			d.Lang = text.Lang(d.Text)
+		}
+		w := store.DocWrite{Doc: d}
+		for _, piece := range text.Chunk(d.Text, db.opts.chunkTokens(), db.tok) {
+			c := base.Chunk{Tier: d.Tier, Text: piece, TokensA: db.tok.Count(piece), Keys: clinical.Keys(piece)}
+			c.NTotal = len(c.Keys)
+			if d.Tier == base.T1 || d.Tier == base.T2 {
+				if b, ne, nt := clinical.Compress(piece); b != "" && b != piece {
+					c.TextB, c.NEntity, c.NTotal = b, ne, nt
+					c.TokensB = db.tok.Count(b)
+				}
+			}
+			w.Chunks = append(w.Chunks, c)
+			if len(d.Vector) == 0 {
+				texts = append(texts, piece)
+				owners = append(owners, pending{doc: i, chunk: len(w.Chunks) - 1})
+			}
+			if c.TextB != "" && len(d.Vector) == 0 {
+				texts = append(texts, c.TextB)
+				owners = append(owners, pending{doc: i, chunk: len(w.Chunks) - 1, b: true})
+			}
+		}
+		w.Vectors = make([]float32, len(w.Chunks)*dim)
+		if len(d.Vector) > 0 {
+			v := append([]float32(nil), d.Vector...)
+			if !vector.Normalize(v) {
+				errs[i] = fmt.Errorf(`"vector" is all zeros`)
+				continue
+			}
+			for c := range w.Chunks {
+				copy(w.Vectors[c*dim:], v)
+				if w.Chunks[c].TextB != "" {
+					w.Chunks[c].VectorB = v
+				}
+			}
+		}
+		out[i] = w
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	vecs, err := db.emb.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embedding: %w", err)
+	}
+	for j, o := range owners {
+		if errs[o.doc] != nil {
+			continue
+		}
+		if o.b {
+			out[o.doc].Chunks[o.chunk].VectorB = vecs[j]
+		} else {
+			copy(out[o.doc].Vectors[o.chunk*dim:], vecs[j])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package clinical
+
+import "github.com/medkb/medkb/internal/base"
+
+// How a tier was decided, in order of precedence.
+const (
+	ByTierField = "tier field" // the document said so
+	ByTypeTable = "type table" // its type is in TypeTable
+	ByTextRule  = "text rule"  // a rule of TextRules fired, or none did
+)
+
+// FallbackRule names the decision when no text rule fires: T4.
+const FallbackRule = "fallback"
+
+// Reason explains a tier: By is one of ByTierField, ByTypeTable and
+// ByTextRule; Name is the type-table entry or text rule that decided ("lab",
+// "imaging"), FallbackRule when no rule fired, "" for the tier field.
+type Reason struct {
+	By   string
+	Name string
+}
+
+// String renders the reason as "tier field", "type table: lab" or
+// "text rule: imaging".
+func (r Reason) String() string {
+	if r.Name == "" {
+		return r.By
+	}
+	return r.By + ": " + r.Name
+}
+
+// Classify decides the tier of a document or segment: an explicit tier
+// wins; else its type, when TypeTable knows it; else the first text rule
+// that fires on text; else T4. The text rules look at the whole text, so a
+// long note that mentions a CT once is T2: classify sentences (or chunks)
+// rather than whole notes when the note mixes kinds.
+func Classify(typ string, tier base.Tier, text string) (base.Tier, Reason) {
+	if tier.Valid() {
+		return tier, Reason{By: ByTierField}
+	}
+	if e, ok := lookupType(typ); ok {
+		return e.Tier, Reason{By: ByTypeTable, Name: e.Type}
+	}
+	if r := firstRule(text); r != nil {
+		return r.Tier, Reason{By: ByTextRule, Name: r.Name}
+	}
+	return base.T4, Reason{By: ByTextRule, Name: FallbackRule}
+}
+
+// SegmentType returns the kind of a sentence for turning a vignette into
+// typed segments: "pathology", "allergy", "imaging", "ecg", "lab", "exam",
+// "complaint" or "history", from the first text rule that fires (genetic
+// tests count as "pathology", endoscopy as "imaging", function tests as
+// "lab"), or "" when none does. TierOfType of a non-empty answer equals the
+// tier Classify gives the sentence.
+func SegmentType(sentence string) string {
+	if r := firstRule(sentence); r != nil {
+		return r.Segment
+	}
+	return ""
+}
+
+func firstRule(text string) *TextRule {
+	for i := range TextRules {
+		if TextRules[i].Matches(text) {
+			return &TextRules[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,205 @@
+package clinical
+
+import (
+	"testing"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+func TestClassifyPrecedence(t *testing.T) {
+	tests := []struct {
+		name string
+		typ  string
+		tier base.Tier
+		text string
+		want base.Tier
+		why  string
+	}{
+		{"tier field wins over type and text", "lab", base.T4, "Biopsy shows carcinoma.", base.T4, "tier field"},
+		{"type wins over text", "complaint", base.TierNone, "Biopsy shows carcinoma.", base.T4, "type table: complaint"},
+		{"unknown type falls to text", "discharge summary", base.TierNone, "Biopsy shows carcinoma.", base.T1, "text rule: pathology"},
+		{"missing type falls to text", "", base.TierNone, "CT shows a mass.", base.T2, "text rule: imaging"},
+		{"nothing fires", "", base.TierNone, "He feels better today.", base.T4, "text rule: complaint"},
+		{"fallback", "", base.TierNone, "Plan discussed with family.", base.T4, "text rule: fallback"},
+		{"empty", "", base.TierNone, "", base.T4, "text rule: fallback"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, why := Classify(tt.typ, tt.tier, tt.text)
+			if got != tt.want || why.String() != tt.why {
+				t.Errorf("Classify(%q, %v, %q) = %v, %q; want %v, %q", tt.typ, tt.tier, tt.text, got, why, tt.want, tt.why)
+			}
+		})
+	}
+}
+
+func TestTierOfType(t *testing.T) {
+	tests := []struct {
+		typ  string
+		want base.Tier
+		ok   bool
+	}{
+		{"pathology", base.T1, true},
+		{"Pathology Report", base.T1, true},
+		{"BIOPSY", base.T1, true},
+		{"gene", base.T1, true},
+		{"genetic", base.T1, true},
+		{"allergy", base.T1, true},
+		{"lab", base.T2, true},
+		{"Laboratory", base.T2, true},
+		{"x-ray", base.T2, true},
+		{"X Ray", base.T2, true},
+		{"xray", base.T2, true},
+		{"CT", base.T2, true},
+		{"CT chest", base.T2, true},
+		{"mri", base.T2, true},
+		{"ultrasound", base.T2, true},
+		{"endoscopy", base.T2, true},
+		{"nuclear", base.T2, true},
+		{"ecg", base.T2, true},
+		{"EKG", base.T2, true},
+		{"exam", base.T3, true},
+		{"vital_signs", base.T3, true},
+		{"complaint", base.T4, true},
+		{"history", base.T4, true},
+		{"narrative", base.T4, true},
+		{"meta-analysis", base.T1, true},
+		{"Meta Analysis", base.T1, true},
+		{"systematic review", base.T1, true},
+		{"guideline", base.T1, true},
+		{"RCT", base.T2, true},
+		{"randomized controlled trial", base.T2, true},
+		{"cohort", base.T3, true},
+		{"case-control", base.T3, true},
+		{"case report", base.T3, true},
+		{"expert opinion", base.T4, true},
+		{"病理", base.T1, true},
+		{"肾穿刺病理报告", base.T1, true},
+		{"检验", base.T2, true},
+		{"影像", base.T2, true},
+		{"X线", base.T2, true},
+		{"胸部CT", base.T2, true},
+		{"超声引导下穿刺活检", base.T1, true}, // 活检 (T1) comes before 超声 (T2) in the table
+		{"体格检查", base.T3, true},
+		{"主诉", base.T4, true},
+		{"现病史", base.T4, true},
+		{"荟萃分析", base.T1, true},
+		{"随机对照试验", base.T2, true},
+		{"", base.TierNone, false},
+		{"discharge summary", base.TierNone, false},
+		{"note", base.TierNone, false},
+	}
+	for _, tt := range tests {
+		got, ok := TierOfType(tt.typ)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("TierOfType(%q) = %v, %v; want %v, %v", tt.typ, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestTextRules(t *testing.T) {
+	tests := []struct {
+		text string
+		rule string
+	}{
+		{"Renal biopsy shows intravascular spindle-shaped vacuoles.", "pathology"},
+		{"Immunohistochemistry is positive for CD20.", "pathology"},
+		{"肾穿刺病理提示膜性肾病。", "pathology"},
+		{"免疫组化：CK（+）。", "pathology"},
+		{"生理反射存在，病理反射未引出。", "physical examination"},
+		{"A fine needle aspiration biopsy is scheduled for next week.", "fallback"},
+		{"Genetic testing shows a BRCA1 mutation.", "genetic test"},
+		{"EGFR基因19号外显子缺失。", "genetic test"},
+		{"He is allergic to penicillin.", "allergy"},
+		{"She had anaphylaxis after peanuts.", "allergy"},
+		{"对青霉素过敏。", "allergy"},
+		{"No known drug allergies.", "fallback"},
+		{"否认药物过敏史。", "history"},
+		{"过敏性鼻炎病史10年。", "history"},
+		{"An x-ray of the chest shows a right lower lobe consolidation.", "imaging"},
+		{"胸部CT示右肺上叶结节。", "imaging"},
+		{"A pet dog lives with him.", "fallback"},
+		{"An ECG shows ST-segment elevation in leads II, III and aVF.", "ECG"},
+		{"心电图示窦性心动过速。", "ECG"},
+		{"Colonoscopy shows a 2-cm polyp.", "endoscopy"},
+		{"胃镜：胃窦溃疡。", "endoscopy"},
+		{"Spirometry shows an FEV1/FVC ratio of 0.6.", "function test"},
+		{"Serum creatinine is 2.8 mg/dL.", "laboratory"},
+		{"Hemoglobin 14 g/dL", "laboratory"},
+		{"A urine pregnancy test is negative.", "laboratory"},
+		{"血常规：白细胞12.5×10^9/L。", "laboratory"},
+		{"Laboratory tests are pending.", "fallback"},
+		{"Segmented neutrophils 56%", "lab value"},
+		{"His temperature is 38°C (100.4°F), pulse is 93/min.", "vital signs"},
+		{"体温38.5℃，脉搏110次/分。", "vital signs"},
+		{"He returns for blood pressure management.", "fallback"},
+		{"母亲患有高血压。", "fallback"},
+		{"Physical examination shows bilateral conjunctival injection.", "physical examination"},
+		{"Vital signs are within normal limits.", "physical examination"},
+		{"The patient appears pale and diaphoretic.", "physical examination"},
+		{"腹软，右下腹压痛。", "physical examination"},
+		{"A 39-year-old man comes to the physician because of chest pain.", "complaint"},
+		{"主诉：胸痛2天。", "complaint"},
+		{"He has a 5-year history of untreated hypertension.", "history"},
+		{"既往糖尿病病史5年。", "history"},
+		{"Plan discussed with family.", "fallback"},
+	}
+	for _, tt := range tests {
+		_, why := Classify("", base.TierNone, tt.text)
+		if why.By != ByTextRule || why.Name != tt.rule {
+			t.Errorf("Classify(%q) decided by %q, want text rule %q", tt.text, why, tt.rule)
+		}
+	}
+}
+
+func TestSegmentType(t *testing.T) {
+	tests := []struct{ sentence, want string }{
+		{"Renal biopsy shows vacuoles.", "pathology"},
+		{"Karyotype shows 47,XY,+21.", "pathology"},
+		{"He is allergic to sulfa drugs.", "allergy"},
+		{"CT scan shows free air.", "imaging"},
+		{"Colonoscopy shows a polyp.", "imaging"},
+		{"An ECG shows atrial fibrillation.", "ecg"},
+		{"Creatinine 4.2 mg/dL", "lab"},
+		{"Pure tone audiometry shows a hearing loss of 45 dB.", "lab"},
+		{"Pulse is 104/min.", "exam"},
+		{"Examination shows a rash.", "exam"},
+		{"She complains of headache.", "complaint"},
+		{"主诉：腹痛3天。", "complaint"},
+		{"Current medications include metformin.", "history"},
+		{"既往史：否认肝炎病史。", "history"},
+		{"Plan discussed with family.", ""},
+	}
+	for _, tt := range tests {
+		if got := SegmentType(tt.sentence); got != tt.want {
+			t.Errorf("SegmentType(%q) = %q, want %q", tt.sentence, got, tt.want)
+		}
+	}
+}
+
+// TestSegmentsMapToRuleTiers checks that every rule's segment is a type
+// whose table tier is the rule's tier, so that turning sentences into typed
+// segments and classifying by type agrees with the text rules.
+func TestSegmentsMapToRuleTiers(t *testing.T) {
+	for _, r := range TextRules {
+		if r.Segment == "" {
+			continue
+		}
+		if tier, ok := TierOfType(r.Segment); !ok || tier != r.Tier {
+			t.Errorf("rule %q: segment %q has table tier %v (%v), rule tier %v", r.Name, r.Segment, tier, ok, r.Tier)
+		}
+	}
+}
+
+func TestTextRulesOrderedByTier(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range TextRules {
+		if seen[r.Name] {
+			t.Errorf("rule name %q is not unique", r.Name)
+		}
+		seen[r.Name] = true
+		if !r.Tier.Valid() {
+			t.Errorf("rule %q has no tier", r.Name)
+		}
+	}
+}

@@ -1,0 +1,249 @@
+package clinical
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/medkb/medkb/internal/text"
+)
+
+// Compress returns the fidelity-preserving compression of s (state B).
+// From each sentence it keeps:
+//   - each clause that holds key entities, reduced to the keys and the few
+//     words that name them ("creatinine 2.8 mg/dL", "血肌酐256μmol/L");
+//   - each other clause that states a result or conclusion in words (shows,
+//     reveals, diagnosis, impression, consistent with, 示, 诊断, 提示), whole;
+//     in a sentence without keys, the whole sentence ("Biopsy shows
+//     adenocarcinoma, moderately differentiated");
+//   - nothing else.
+//
+// Fragments are joined with "; " (Chinese: "；").
+//
+// nTotal is len(Keys(s)) and nEntity how many of those keys are substrings
+// of b. Without keys there is no state B: b is "". b is never longer than
+// s; should the fragments and separators ever outgrow s, b is s trimmed.
+func Compress(s string) (b string, nEntity, nTotal int) {
+	keys := Keys(s)
+	if len(keys) == 0 {
+		return "", 0, 0
+	}
+	sep := "; "
+	if text.Lang(s) == "zh" {
+		sep = "；"
+	}
+	var frags []string
+	for _, sentence := range text.Sentences(s) {
+		if len(keySpans(sentence)) == 0 {
+			if conclusion.MatchString(sentence) {
+				frags = append(frags, strings.TrimRight(sentence, ".。"))
+			}
+			continue
+		}
+		for _, clause := range clauses(sentence) {
+			if spans := keySpans(clause); len(spans) > 0 {
+				frags = append(frags, focus(clause, spans))
+			} else if conclusion.MatchString(clause) {
+				frags = append(frags, strings.TrimRight(clause, ".。"))
+			}
+		}
+	}
+	b = strings.Join(frags, sep)
+	if whole := strings.TrimSpace(s); b == "" || len(b) > len(whole) {
+		b = whole
+	}
+	for _, k := range keys {
+		if strings.Contains(b, k) {
+			nEntity++
+		}
+	}
+	return b, nEntity, len(keys)
+}
+
+// conclusion marks sentences that state a result in words rather than
+// numbers ("Biopsy shows adenocarcinoma"); they are kept whole.
+var conclusion = regexp.MustCompile(`(?i)\b(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated|diagnos[ie]s|impression|conclusions?|consistent with|compatible with|suggestive of|diagnostic of|confirm(?:s|ed))\b|示|诊断|结论|印象|考虑|符合`)
+
+// clauses splits a sentence at commas and semicolons (not at the comma of
+// 16,400), keeping each clause's text as written.
+func clauses(sentence string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(sentence); {
+		r, size := utf8.DecodeRuneInString(sentence[i:])
+		split := strings.ContainsRune(";，；", r) ||
+			r == ',' && !(i > 0 && isDigit(sentence[i-1]) && i+1 < len(sentence) && isDigit(sentence[i+1]))
+		if split {
+			out = appendClause(out, sentence[start:i])
+			start = i + size
+		}
+		i += size
+	}
+	return appendClause(out, sentence[start:])
+}
+
+func appendClause(out []string, c string) []string {
+	if c = strings.TrimSpace(c); c != "" {
+		out = append(out, c)
+	}
+	return out
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// Context kept around a key, in units: Latin words or CJK characters.
+const (
+	wordsBefore   = 3 // content words naming the value (fillers skipped)
+	cjkBefore     = 6 // CJK characters naming the value
+	wordsAfter    = 2 // content words right after it ("3.2 cm mass")
+	cjkAfter      = 4
+	fillerLinkers = "为是：:" // CJK linkers dropped next to a key
+)
+
+// focus reduces a clause to its keys and the words that name them.
+func focus(clause string, spans [][2]int) string {
+	units := splitUnits(clause)
+	keep := make([]bool, len(units))
+	for _, sp := range spans {
+		first, last := -1, -1
+		for i, u := range units {
+			if u.end > sp[0] && u.start < sp[1] {
+				keep[i] = true
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
+		}
+		keepBefore(units, keep, first)
+		keepAfter(units, keep, last)
+	}
+	return render(clause, units, keep)
+}
+
+// keepBefore marks the naming context before unit first.
+func keepBefore(units []unit, keep []bool, first int) {
+	words, cjk := 0, 0
+	for i := first - 1; i >= 0 && words < wordsBefore && cjk < cjkBefore; i-- {
+		u := units[i]
+		switch {
+		case keep[i]:
+			return // the previous key's context: this name is shared
+		case u.cjk:
+			if cjk == 0 && strings.Contains(fillerLinkers, u.text) {
+				continue
+			}
+			if isCJKPunct(u.text) {
+				return
+			}
+			keep[i] = true
+			cjk++
+		case isFiller(u.text):
+			// skipped: "temperature is 38°C" keeps "temperature 38°C"
+		default:
+			keep[i] = true
+			words++
+		}
+	}
+}
+
+// keepAfter marks the content right after unit last ("3.2 cm mass",
+// "8 mm × 6 mm结节"), up to the first filler word.
+func keepAfter(units []unit, keep []bool, last int) {
+	n := 0
+	for i := last + 1; i < len(units) && !keep[i]; i++ {
+		u := units[i]
+		if u.cjk {
+			if isCJKPunct(u.text) || n >= cjkAfter {
+				return
+			}
+		} else if isFiller(u.text) || n >= wordsAfter || startsWithPunct(u.text) {
+			return
+		}
+		keep[i] = true
+		n++
+	}
+}
+
+// render writes the kept units: neighbours as written, gaps closed with a
+// space (nothing between CJK characters). Trailing clause punctuation goes.
+func render(clause string, units []unit, keep []bool) string {
+	var b strings.Builder
+	prev := -1
+	for i, u := range units {
+		if !keep[i] {
+			continue
+		}
+		switch {
+		case prev < 0:
+		case prev == i-1:
+			b.WriteString(clause[units[prev].end:u.start])
+		case !u.cjk && !units[prev].cjk:
+			b.WriteByte(' ')
+		}
+		b.WriteString(u.text)
+		prev = i
+	}
+	return strings.TrimRight(b.String(), ",;:.，；：、。 ")
+}
+
+// unit is a Latin word (a run of non-space, non-CJK characters) or a single
+// CJK character.
+type unit struct {
+	start, end int
+	text       string
+	cjk        bool
+}
+
+func splitUnits(s string) []unit {
+	var units []unit
+	inWord := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		end := i + size
+		switch {
+		case unicode.IsSpace(r):
+			inWord = false
+		case text.IsCJK(r):
+			units = append(units, unit{start: i, end: end, text: s[i:end], cjk: true})
+			inWord = false
+		case inWord:
+			u := &units[len(units)-1]
+			u.end, u.text = end, s[u.start:end]
+		default:
+			units = append(units, unit{start: i, end: end, text: s[i:end]})
+			inWord = true
+		}
+		i = end
+	}
+	return units
+}
+
+// isFiller reports whether an English word carries no finding or name:
+// articles, pronouns, linking verbs, prepositions.
+func isFiller(word string) bool {
+	w := strings.ToLower(strings.TrimFunc(word, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	}))
+	switch w {
+	case "", "a", "an", "the", "is", "are", "was", "were", "be", "been", "his", "her",
+		"their", "its", "this", "that", "he", "she", "it", "they", "patient", "patient's",
+		"of", "at", "to", "with", "and", "or", "but", "which", "who", "also", "noted",
+		"found", "measured", "showed", "shows", "show", "revealed", "reveals",
+		"demonstrated", "demonstrates", "there", "has", "had", "have", "on", "in", "by",
+		"as", "today":
+		return true
+	}
+	return false
+}
+
+func startsWithPunct(word string) bool {
+	r, _ := utf8.DecodeRuneInString(word)
+	return unicode.IsPunct(r)
+}
+
+func isCJKPunct(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsPunct(r) || unicode.IsSymbol(r)
+}

@@ -1,0 +1,54 @@
+// Package clinical holds medkb's deterministic clinical rules: the evidence
+// tier classifier, the key-entity extractor and the fidelity-preserving
+// compression that gives T1 and T2 chunks their state B (SEEDS.md section
+// 1). Everything is a table or an ordered rule list, exported so that the
+// README and `medkb` can print exactly what runs (WriteTables).
+//
+// Tiers. Classify decides in a fixed order and says which step decided
+// (Reason): an explicit tier on the document; else its type, looked up in
+// TypeTable (EMR component types and publication types, English and
+// Chinese, tolerant of case, hyphens and spacing: "X-ray", "xray", "X线");
+// else the first rule of TextRules that fires on the text; else T4. Text
+// rules are ordered from T1 to T4, so a text mixing a biopsy result and a
+// complaint is T1: the most objective evidence present decides.
+//
+// Literature types follow M-Eval's study-type ranking (SEEDS.md section 3):
+// meta-analyses and systematic reviews are T1, randomised and other
+// clinical trials T2, cohort, case-control studies and case reports T3,
+// expert opinion and consensus T4. Guidelines are not ranked there; medkb
+// puts evidence-based guidelines in T1 because they are syntheses of
+// systematic reviews. A consensus statement without a review is "expert
+// opinion" (T4).
+//
+// Keys and state B. Keys lists the key entities of a text: values with
+// units, dimensions, ranges, blood pressures, positive and negative
+// findings, allergy statements. Each key is a substring of the text as
+// written, so whether a packed context still carries it is a
+// strings.Contains. Compress keeps the clauses that carry keys, cut down to
+// the keys and the words that name them, plus the sentences that state a
+// result in words ("Biopsy shows adenocarcinoma"), and drops the rest. Its
+// nEntity/nTotal is the F(B) of the packer's utility.
+//
+// Invariants:
+//   - Classify returns a valid tier (T1..T4) for every input.
+//   - Every key is a substring of its text; Keys has no repeats.
+//   - Compress: nEntity <= nTotal == len(Keys(text)); len(b) <= len(text);
+//     b == "" exactly when the text has no key.
+//   - SegmentType(s) != "" implies TierOfType(SegmentType(s)) is the tier
+//     Classify gives s by text rules.
+//
+// Measured (see gold_test.go; the numbers are logged by go test -v):
+// against hand labels of real MedQA vignette sentences the text rules
+// agree 92% on the sample used to write them and 83% on a held-out sample
+// labelled afterwards; most misses are examination findings phrased
+// without examination vocabulary ("Palmar erythema is present"), which
+// fall through to T4.
+//
+// Caveats: these are rules, not a model. Negation is handled only for
+// allergies ("no known drug allergies" is not a T1 allergy statement); a
+// negated test ("no biopsy was done") still counts as the test. Text rules
+// see the whole text, so classify sentences or chunks, not whole notes,
+// when a note mixes kinds. Compress's telegraphic fragments ("CT chest 3.2
+// cm mass right upper lobe") are for a reader that knows medicine, not for
+// a patient.
+package clinical

@@ -1,0 +1,258 @@
+package clinical
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// TextRule is one rule of the text classifier: when any of its terms occurs
+// in a text (and the rule's extra check, if any, agrees), the text gets the
+// rule's tier, and SegmentType gets the rule's segment.
+//
+// Terms are matched without regard to case, except acronyms written in
+// capitals ("CT", "PET", "ALT"), which match only in capitals. A Latin term
+// matches whole words, or word prefixes when it ends in "*" ("biops*"
+// matches biopsy and biopsies); a Chinese term matches anywhere; a term
+// written "re:..." is a regular expression.
+type TextRule struct {
+	Name    string
+	Tier    base.Tier
+	Segment string // "pathology", "lab", "exam", ...; "" for none
+	Terms   []string
+	Ignore  []string // terms blanked out before matching (病理反射 is an exam sign)
+	Except  string   // what Ignore and the extra check leave out, in words
+
+	pattern *regexp.Regexp
+	ignore  *regexp.Regexp
+	check   func(text string, hit []int) bool // nil: every hit counts
+}
+
+// Matches reports whether the rule fires on s.
+func (r *TextRule) Matches(s string) bool {
+	if r.ignore != nil {
+		s = r.ignore.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
+	}
+	if r.check == nil {
+		return r.pattern.MatchString(s)
+	}
+	for _, hit := range r.pattern.FindAllStringIndex(s, -1) {
+		if r.check(s, hit) {
+			return true
+		}
+	}
+	return false
+}
+
+// rule builds a TextRule, compiling its terms.
+func rule(name string, tier base.Tier, segment string, terms ...string) TextRule {
+	return TextRule{Name: name, Tier: tier, Segment: segment, Terms: terms, pattern: termsPattern(terms)}
+}
+
+// ignoring returns r that blanks out the given terms before matching;
+// why says what they are, for the README.
+func (r TextRule) ignoring(why string, terms ...string) TextRule {
+	r.Ignore = append(r.Ignore, terms...)
+	r.ignore = termsPattern(r.Ignore)
+	r.Except = joinNonEmpty(r.Except, why)
+	return r
+}
+
+// checking returns r that counts a hit only when check agrees; why says
+// what the check leaves out, for the README.
+func (r TextRule) checking(why string, check func(text string, hit []int) bool) TextRule {
+	r.check = check
+	r.Except = joinNonEmpty(r.Except, why)
+	return r
+}
+
+func joinNonEmpty(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// termsPattern compiles terms (see TextRule) into one case-insensitive
+// alternation.
+func termsPattern(terms []string) *regexp.Regexp {
+	alts := make([]string, len(terms))
+	for i, t := range terms {
+		alts[i] = termRegexp(t)
+	}
+	return regexp.MustCompile(`(?i)(?:` + strings.Join(alts, "|") + `)`)
+}
+
+func termRegexp(term string) string {
+	if re, ok := strings.CutPrefix(term, "re:"); ok {
+		return re
+	}
+	prefix := strings.HasSuffix(term, "*")
+	term = strings.TrimSuffix(term, "*")
+	re := regexp.QuoteMeta(term)
+	if isWordByte(term[0]) {
+		re = `\b` + re
+	}
+	if !prefix && isWordByte(term[len(term)-1]) {
+		re += `\b`
+	}
+	if isAcronym(term) {
+		re = `(?-i:` + re + `)`
+	}
+	return re
+}
+
+// isAcronym reports whether term is written in capitals: at least two
+// capital letters and no small ones.
+func isAcronym(term string) bool {
+	upper := 0
+	for _, r := range term {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return false
+		case r >= 'A' && r <= 'Z':
+			upper++
+		}
+	}
+	return upper >= 2
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// plannedTests are clauses about tests not yet done ("a biopsy is
+// scheduled", "labs are pending", 拟行胃镜): they name a test but report no
+// result, so the test rules do not count them.
+var plannedTests = []string{
+	`re:[^.;,\n]*\b(?:is|are|was|were|be|been) (?:scheduled|ordered|pending|planned|requested)\b[^.;,\n]*`,
+	`re:[^。；，\n]*(?:待查|待回报|拟行|预约|建议行|待完善)[^。；，\n]*`,
+}
+
+const plannedWhy = "planned or pending tests (is scheduled, are ordered, 拟行, 建议行)"
+
+// TextRules is the ordered text classifier: the first rule that fires
+// decides, so the most objective evidence wins when a text mixes several
+// (a CT report that quotes the complaint is T2). Texts no rule matches are
+// T4. Read-only.
+var TextRules = []TextRule{
+	rule("pathology", base.T1, "pathology",
+		"biops*", "histolog*", "histopatholog*", "patholog*", "cytolog*", "immunohistochem*",
+		"immunostain*", "frozen section", "bone marrow aspirat*", "fine-needle aspirat*",
+		"fine needle aspirat*", "病理", "活检", "活组织", "免疫组化", "细胞学", "骨髓穿刺", "骨髓涂片", "冰冻切片").
+		ignoring("病理反射 and 病理征 are exam signs", "病理反射", "病理征").
+		ignoring(plannedWhy, plannedTests...),
+	rule("genetic test", base.T1, "pathology",
+		"mutation*", "genetic test*", "genetic analysis", "genetic screening", "genotyp*", "karyotyp*",
+		"gene rearrangement", "gene fusion", "sequencing", "基因", "突变", "染色体核型").
+		ignoring(plannedWhy, plannedTests...),
+	rule("allergy", base.T1, "allergy",
+		"re:allergic (?:reaction )?to", "re:allerg(?:y|ies) to", "anaphyla*", "过敏").
+		ignoring("过敏性 (allergic rhinitis, asthma) names a disease", "过敏性").
+		checking("negated in its clause (no known, denies, 否认, 无)", notNegated),
+	rule("imaging", base.T2, "imaging",
+		"CT", "CT scan", "computed tomography", "MRI", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
+		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
+		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
+		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影").
+		ignoring(plannedWhy, plannedTests...),
+	rule("ECG", base.T2, "ecg",
+		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图").
+		ignoring(plannedWhy, plannedTests...),
+	rule("endoscopy", base.T2, "imaging",
+		"endoscop*", "colonoscop*", "gastroscop*", "bronchoscop*", "cystoscop*", "laryngoscop*",
+		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜").
+		ignoring(plannedWhy, plannedTests...),
+	rule("function test", base.T2, "lab",
+		"spirometr*", "pulmonary function", "lung function", "audiometr*", "audiogra*", "EEG",
+		"electroencephalogra*", "electromyogra*", "EMG", "nerve conduction", "stress test*",
+		"polysomnogra*", "catheteriz*", "vascular resistance", "cardiac output", "wedge pressure",
+		"肺功能", "脑电图", "肌电图", "多导睡眠", "心导管").
+		ignoring(plannedWhy, plannedTests...),
+	rule("laboratory", base.T2, "lab",
+		"laborator*", "lab", "labs", "serum", "plasma", "blood count", "CBC", "hemoglobin", "haemoglobin",
+		"hematocrit", "mean corpuscular", "MCV", "leukocyte*", "white blood cell*", "WBC", "platelet*",
+		"erythrocyte sedimentation", "ESR", "C-reactive protein", "CRP", "creatinine", "urea nitrogen",
+		"BUN", "glucose", "HbA1c", "troponin*", "blood gas", "pH", "pCO2", "PaCO2", "PaO2", "HCO3*",
+		"urinalysis", "urine culture", "urine toxicology", "urine drug screen", "culture*", "Gram stain",
+		"smear", "titer*", "antibod*", "antigen*", "assay*", "PCR", "ELISA", "Western blot",
+		"electrophoresis", "flow cytometry", "fluorescen*", "microscop*", "pregnancy test",
+		"toxicology screen", "cerebrospinal fluid", "CSF", "lumbar puncture", "serolog*", "ferritin",
+		"TSH", "D-dimer", "lactate", "bilirubin", "aminotransferase*", "ALT", "AST",
+		"alkaline phosphatase", "albumin", "INR", "prothrombin time", "thromboplastin time", "lipase",
+		"amylase", "electrolytes", "occult blood",
+		`re:\btest(?:s|ing)?\b[^.;]{0,40}\b(?:positive|negative)\b`,
+		"血常规", "尿常规", "便常规", "生化", "肝功能", "肾功能", "肌酐", "尿素氮", "血红蛋白",
+		"白细胞", "血小板", "血糖", "糖化血红蛋白", "肌钙蛋白", "转氨酶", "胆红素", "白蛋白", "血气",
+		"电解质", "化验", "检验", "实验室", "培养", "抗体", "抗原", "尿蛋白", "血沉", "C反应蛋白",
+		"降钙素原", "凝血", "二聚体", "脑脊液", "eGFR", "隐血").
+		ignoring(plannedWhy, plannedTests...),
+	rule("vital signs", base.T3, "exam",
+		"temperature", "pulse", "blood pressure", "respirations", "respiratory rate", "heart rate",
+		"oxygen saturation", "pulse oximetry", "SpO2", "BMI", "体温", "血压", "心率", "脉搏",
+		"呼吸频率", "血氧饱和度", `re:\d\s*(?:℃|°C|°F|mm ?Hg|次/分|/min\b|bpm\b)`).
+		ignoring("高血压 and 低血压 name diseases", "高血压", "低血压").
+		checking("a sign named without a number after it (blood pressure management)", withNumber),
+	rule("physical examination", base.T3, "exam",
+		"examination", "exam", "vital signs", "auscultat*", "palpat*", "percuss*", "on inspection",
+		"tender*", "nontender", "non-tender", "murmur*", "bruit*", "rales", "crackles", "wheez*",
+		"rhonchi", "reflex*", "is alert", "oriented", "in distress", "diaphoretic", "pallor",
+		"cyanosis", "clubbing", "scleral icterus", "conjunctival*", "pupils", "nystagmus",
+		"capillary refill", "skin turgor", "mucous membranes", "jugular venous", "range of motion",
+		"muscle strength", "Babinski", "Kernig", "Brudzinski", "Romberg", "gait", "guarding",
+		"breath sounds", "bowel sounds", "heart sounds", "lymphadenopathy", "hepatomegaly",
+		"splenomegaly", "pitting edema", "fundoscop*", "otoscop*",
+		`re:\bappears (?:acutely |chronically |mildly |severely )?(?:ill|unwell|healthy|pale|lethargic|confused|anxious|uncomfortable|comfortable|well|cachectic|jaundiced|cyanotic|dehydrated|in)\b`,
+		"查体", "体格检查", "体检", "专科情况", "专科检查", "生命体征", "听诊", "触诊", "触及", "叩诊",
+		"视诊", "压痛", "反跳痛", "肌紧张", "杂音", "啰音", "呼吸音", "神志", "巩膜", "黄染",
+		"结膜", "发绀", "面色", "瞳孔", "对光反射", "肌力", "巴氏征", "颈强直", "心律齐", "腹软",
+		"双肺", "肝脾", "淋巴结肿大", "凹陷性水肿", "病理反射", "病理征", "生理反射"),
+	rule("lab value", base.T2, "lab", "re:"+labValuePattern),
+	rule("complaint", base.T4, "complaint",
+		"complain*", "presents with", "presented with", "comes to", "came to", "brought to",
+		"because of", "reports", "reported", "c/o", "chief complaint", "feels", "describes",
+		"主诉", "自述", "诉", "自觉", "感到", `re:因.{0,20}(?:入院|就诊|来诊)`),
+	rule("history", base.T4, "history",
+		"history", "diagnosed with", "medications include", "current medications", "takes", "taking",
+		"smokes", "smoked", "drinks", "alcohol", "underwent", "was treated", "denies", "病史", "既往",
+		"个人史", "家族史", "吸烟", "饮酒", "手术史", "服用", "否认"),
+}
+
+// withNumber is the vital-sign rule's check: the hit holds a number or one
+// follows within a few words ("pulse is 93/min", "血压150/95mmHg").
+func withNumber(s string, hit []int) bool {
+	window := s[hit[0]:min(len(s), hit[1]+30)]
+	return strings.IndexFunc(window, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+}
+
+// notNegated is the allergy rule's check: the clause around the hit must
+// not deny the allergy ("no known drug allergies", "否认药物过敏史").
+func notNegated(s string, hit []int) bool {
+	clause := clauseAround(s, hit[0], hit[1])
+	return !negation.MatchString(clause)
+}
+
+var negation = regexp.MustCompile(`(?i)\b(?:no known|no history of|denies|denied|without|negative for|nkda)\b|否认|无|未`)
+
+// clauseAround returns the clause of s that holds s[start:end], bounded
+// by sentence and clause punctuation.
+func clauseAround(s string, start, end int) string {
+	from := strings.LastIndexFunc(s[:start], isClauseStop)
+	if from < 0 {
+		from = 0
+	} else {
+		_, size := utf8.DecodeRuneInString(s[from:])
+		from += size
+	}
+	to := strings.IndexFunc(s[end:], isClauseStop)
+	if to < 0 {
+		return s[from:]
+	}
+	return s[from : end+to]
+}
+
+func isClauseStop(r rune) bool {
+	return strings.ContainsRune(",;.!?，；。！？\n", r)
+}

@@ -1,0 +1,33 @@
+package clinical
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteTables writes TypeTable and TextRules as Markdown, for the README
+// and `medkb` to print.
+func WriteTables(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("| type | tier | also written | why |\n|---|---|---|---|\n")
+	for _, e := range TypeTable {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", e.Type, e.Tier, strings.Join(e.Aliases, ", "), e.Note)
+	}
+	b.WriteString("\nWhen the type is missing or unknown, the first text rule that fires decides; none firing gives T4.\n\n")
+	b.WriteString("| # | rule | tier | segment | fires on | except |\n|---|---|---|---|---|---|\n")
+	for i, r := range TextRules {
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", i+1, r.Name, r.Tier, r.Segment, markdownTerms(r.Terms), r.Except)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// markdownTerms lists terms in code spans, escaping the table's pipes.
+func markdownTerms(terms []string) string {
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
+		quoted[i] = "`" + strings.ReplaceAll(t, "|", `\|`) + "`"
+	}
+	return strings.Join(quoted, ", ")
+}

@@ -1,0 +1,139 @@
+package clinical
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
+)
+
+// TypeEntry is one row of the type table: a canonical document type (an
+// EMR component or a publication type), its tier, and other spellings that
+// mean the same. Matching ignores case, spaces, hyphens, underscores and
+// dots, so "X-ray", "x ray" and "XRAY" all match "xray".
+type TypeEntry struct {
+	Type    string
+	Tier    base.Tier
+	Aliases []string
+	Note    string // why this tier, shown in the README
+}
+
+// TypeTable maps document types to tiers, most objective first; when a
+// type names two entries (a Chinese type containing both 超声 and 活检), the
+// earlier one wins. Literature types follow the study-type ranking of
+// SEEDS.md section 3; see the package documentation. Read-only.
+var TypeTable = []TypeEntry{
+	{"pathology", base.T1, []string{"pathology report", "histology", "histopathology", "surgical pathology", "病理", "病理报告", "病理诊断", "组织病理"}, "gold standard: tissue diagnosis"},
+	{"biopsy", base.T1, []string{"biopsies", "活检", "穿刺活检", "活组织检查"}, "gold standard: tissue diagnosis"},
+	{"cytology", base.T1, []string{"cytopathology", "bone marrow", "细胞学", "骨髓细胞学", "骨髓穿刺"}, "gold standard: cell diagnosis"},
+	{"genetic", base.T1, []string{"gene", "genetic test", "genetics", "genomic", "molecular", "mutation", "基因", "基因检测", "分子病理"}, "gold standard: genetic test"},
+	{"allergy", base.T1, []string{"allergies", "allergy record", "过敏", "过敏史", "药物过敏"}, "documented allergy: must never be lost"},
+	{"meta-analysis", base.T1, []string{"meta analysis", "荟萃分析", "meta分析"}, "literature: top of the evidence hierarchy"},
+	{"systematic review", base.T1, []string{"系统评价", "系统综述"}, "literature: top of the evidence hierarchy"},
+	{"guideline", base.T1, []string{"guidelines", "clinical practice guideline", "指南", "临床指南", "诊疗指南"}, "literature: evidence-based synthesis of reviews (medkb's choice)"},
+	{"lab", base.T2, []string{"labs", "laboratory", "lab test", "blood test", "检验", "化验", "实验室检查", "血常规", "生化", "尿常规"}, "objective examination"},
+	{"imaging", base.T2, []string{"radiology", "影像", "影像学", "放射"}, "objective examination"},
+	{"ct", base.T2, []string{"ct scan", "computed tomography", "增强ct"}, "objective examination"},
+	{"mri", base.T2, []string{"mr", "magnetic resonance", "磁共振", "核磁", "核磁共振"}, "objective examination"},
+	{"xray", base.T2, []string{"radiograph", "chest xray", "cxr", "x线", "x光", "胸片"}, "objective examination"},
+	{"ultrasound", base.T2, []string{"ultrasonography", "sonography", "echo", "echocardiography", "doppler", "超声", "b超", "彩超", "超声心动图"}, "objective examination"},
+	{"endoscopy", base.T2, []string{"colonoscopy", "gastroscopy", "bronchoscopy", "egd", "内镜", "胃镜", "肠镜", "结肠镜", "支气管镜"}, "objective examination"},
+	{"nuclear", base.T2, []string{"nuclear medicine", "pet", "pet ct", "spect", "scintigraphy", "bone scan", "核医学", "骨扫描"}, "objective examination"},
+	{"ecg", base.T2, []string{"ekg", "electrocardiogram", "electrocardiography", "holter", "心电图", "动态心电图"}, "objective examination"},
+	{"function test", base.T2, []string{"pulmonary function", "pft", "spirometry", "eeg", "emg", "audiometry", "肺功能", "脑电图", "肌电图"}, "objective examination"},
+	{"rct", base.T2, []string{"randomized controlled trial", "randomised controlled trial", "trial", "clinical trial", "随机对照试验", "临床试验"}, "literature: randomised evidence"},
+	{"exam", base.T3, []string{"physical exam", "physical examination", "examination", "vital signs", "vitals", "体格检查", "查体", "体检", "专科检查", "生命体征"}, "professional observation"},
+	{"cohort", base.T3, []string{"cohort study", "prospective cohort", "retrospective cohort", "observational", "队列研究"}, "literature: observational evidence"},
+	{"case-control", base.T3, []string{"case control study", "病例对照", "病例对照研究"}, "literature: observational evidence"},
+	{"case report", base.T3, []string{"case series", "病例报告", "个案报告"}, "literature: observational evidence"},
+	{"complaint", base.T4, []string{"chief complaint", "cc", "主诉"}, "subjective description"},
+	{"history", base.T4, []string{"hpi", "history of present illness", "past history", "medical history", "现病史", "既往史", "病史", "个人史", "家族史"}, "subjective description"},
+	{"narrative", base.T4, []string{"patient narrative", "自述", "患者自述"}, "subjective description"},
+	{"expert opinion", base.T4, []string{"opinion", "consensus", "expert consensus", "editorial", "narrative review", "专家意见", "专家共识"}, "literature: bottom of the evidence hierarchy"},
+}
+
+// TierOfType returns the tier the type table gives typ, and whether typ is
+// in the table.
+func TierOfType(typ string) (base.Tier, bool) {
+	e, ok := lookupType(typ)
+	return e.Tier, ok
+}
+
+// lookupType finds typ in the table: as a whole; then word by word ("CT
+// chest", "pathology report"), Latin and CJK runs being separate words
+// ("胸部CT"); then, for Chinese aliases, as a part ("肾穿刺病理报告").
+func lookupType(typ string) (TypeEntry, bool) {
+	whole := compact(typ)
+	if whole == "" {
+		return TypeEntry{}, false
+	}
+	if e, ok := findEntry(func(name string) bool { return name == whole }); ok {
+		return e, true
+	}
+	words := typeWords(typ)
+	if e, ok := findEntry(func(name string) bool { return slices.Contains(words, name) }); ok {
+		return e, true
+	}
+	return findEntry(func(name string) bool {
+		return hasCJK(name) && strings.Contains(whole, name)
+	})
+}
+
+// findEntry returns the first entry whose type or an alias satisfies
+// match (both compacted).
+func findEntry(match func(name string) bool) (TypeEntry, bool) {
+	for _, e := range TypeTable {
+		if match(compact(e.Type)) {
+			return e, true
+		}
+		for _, a := range e.Aliases {
+			if match(compact(a)) {
+				return e, true
+			}
+		}
+	}
+	return TypeEntry{}, false
+}
+
+// compact lower-cases s and drops spaces, hyphens, underscores and dots.
+func compact(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || strings.ContainsRune("-_.", r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
+// typeWords splits a type into compacted words at spaces, slashes and
+// commas, and where Latin text meets CJK text.
+func typeWords(typ string) []string {
+	var words []string
+	var cur strings.Builder
+	prevCJK := false
+	flush := func() {
+		if w := compact(cur.String()); w != "" {
+			words = append(words, w)
+		}
+		cur.Reset()
+	}
+	for _, r := range typ {
+		if unicode.IsSpace(r) || strings.ContainsRune("/,;，；、", r) {
+			flush()
+			continue
+		}
+		if isCJK := text.IsCJK(r); isCJK != prevCJK {
+			flush()
+			prevCJK = isCJK
+		}
+		cur.WriteRune(r)
+	}
+	flush()
+	return words
+}
+
+func hasCJK(s string) bool {
+	return strings.IndexFunc(s, text.IsCJK) >= 0
+}

@@ -1,0 +1,145 @@
+package text
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Sentences splits s into sentences, English and Chinese; see the package
+// documentation for the rules. Each sentence keeps its closing punctuation
+// and is trimmed of surrounding space; empty pieces are dropped.
+func Sentences(s string) []string {
+	var out []string
+	start, lineStart := 0, 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		end := i + size
+		switch {
+		case r == '\n' || r == '\r':
+			out = appendTrimmed(out, s[start:i])
+			start, lineStart = end, end
+		case isCJKTerminator(r):
+			end = skipClosers(s, skipTerminators(s, end))
+			out = appendTrimmed(out, s[start:end])
+			start = end
+		case isASCIITerminator(r):
+			end = skipClosers(s, skipTerminators(s, end))
+			if endsSentence(s, lineStart, i, end) {
+				out = appendTrimmed(out, s[start:end])
+				start = end
+			}
+		}
+		i = end
+	}
+	return appendTrimmed(out, s[start:])
+}
+
+func appendTrimmed(out []string, piece string) []string {
+	if piece = strings.TrimSpace(piece); piece != "" {
+		out = append(out, piece)
+	}
+	return out
+}
+
+func isCJKTerminator(r rune) bool {
+	switch r {
+	case '。', '！', '？', '；', '…':
+		return true
+	}
+	return false
+}
+
+func isASCIITerminator(r rune) bool {
+	return r == '.' || r == '!' || r == '?' || r == ';'
+}
+
+// skipTerminators moves past a run of terminators ("...", "?!", "……").
+func skipTerminators(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !isCJKTerminator(r) && !isASCIITerminator(r) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// skipClosers moves past closing quotes and brackets, which belong to the
+// sentence they close.
+func skipClosers(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !strings.ContainsRune(`"')]”’）」』】》`, r) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// endsSentence decides whether the English terminator run s[dot:end] ends
+// a sentence. lineStart is where the current line begins.
+func endsSentence(s string, lineStart, dot, end int) bool {
+	if end == len(s) {
+		return true
+	}
+	next, _ := utf8.DecodeRuneInString(s[end:])
+	if !unicode.IsSpace(next) && !IsCJK(next) {
+		return false // inside a token: 2.3, e.g., mg/dL.x
+	}
+	if strings.ContainsAny(s[dot:end], "!?;") {
+		return true
+	}
+	after := strings.TrimLeftFunc(s[end:], unicode.IsSpace)
+	first, _ := utf8.DecodeRuneInString(after)
+	if after == "" || strings.ContainsAny(s[end:len(s)-len(after)], "\n\r") {
+		return true
+	}
+	word := wordBefore(s, dot)
+	switch {
+	case isListNumber(s, lineStart, dot, word):
+		return false
+	case isAbbreviation(word, first):
+		return false
+	case unicode.IsLower(first):
+		return false // "5 mg. daily": the sentence goes on
+	}
+	return true
+}
+
+// wordBefore returns the letters, digits and inner periods just before i.
+func wordBefore(s string, i int) string {
+	j := i
+	for j > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:j])
+		if r != '.' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		j -= size
+	}
+	return s[j:i]
+}
+
+// isListNumber reports whether word, ending at dot, is list numbering such
+// as "1." that opens its line.
+func isListNumber(s string, lineStart, dot int, word string) bool {
+	if word == "" || len(word) > 3 || strings.TrimFunc(word, unicode.IsDigit) != "" {
+		return false
+	}
+	return strings.TrimSpace(s[lineStart:dot-len(word)]) == ""
+}
+
+// isAbbreviation reports whether a period after word is part of an
+// abbreviation. "No." counts only before a number ("No. 3 bed").
+func isAbbreviation(word string, next rune) bool {
+	switch strings.ToLower(word) {
+	case "dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "vs",
+		"approx", "e.g", "i.e", "cf", "fig", "figs":
+		return true
+	case "no":
+		return unicode.IsDigit(next)
+	}
+	return false
+}

@@ -1,0 +1,374 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/viterin/vek/vek32"
+
+	"github.com/medkb/medkb/dsl"
+	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/index/bm25"
+	"github.com/medkb/medkb/index/embed"
+	"github.com/medkb/medkb/index/vector"
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
+	"github.com/medkb/medkb/store"
+)
+
+// Env is what a plan executes against: one generation of a store with its
+// derived indexes, and the models that were used to build them.
+type Env struct {
+	Store    *store.Store
+	BM25     *bm25.Index
+	Vectors  *vector.Index
+	Graph    *graph.Graph // nil when the store has no triples
+	Embedder embed.Embedder
+	Count    func(string) int // the tokenizer that costed the chunks
+	Clock    func() time.Time // nil means time.Now
+}
+
+// maxFetch bounds what one arm retrieves, over-fetching included.
+const maxFetch = 10000
+
+// Compile parses, checks and plans src against env's graph.
+func Compile(src string, g *graph.Graph) (*Plan, error) {
+	st, err := dsl.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	q, err := dsl.Check(st)
+	if err != nil {
+		return nil, err
+	}
+	return Build(q, g)
+}
+
+// Run compiles and executes src. EXPLAIN returns the plan without running
+// it; EXPLAIN ANALYZE runs it and reports per operator.
+func Run(ctx context.Context, env *Env, src string) (*Result, error) {
+	p, err := Compile(src, env.Graph)
+	if err != nil {
+		return nil, err
+	}
+	if p.Query.Explain && !p.Query.Analyze {
+		return &Result{Mode: "explain", Query: p.Query.Text, Plan: p.Explain(nil), Items: []Item{}, Dropped: []Dropped{},
+			Expansion: Expansion{Reason: "not run (EXPLAIN without ANALYZE)", Anchors: []string{}, Paths: []Path{}}}, nil
+	}
+	return p.Execute(ctx, env)
+}
+
+// candidate is one fused chunk (or graph path) on its way to the result.
+type candidate struct {
+	Fused
+	chunk *base.Chunk
+	slot  base.Slot
+	boost float64
+	path  *Path
+}
+
+func (c *candidate) id() string {
+	if c.path != nil {
+		return fmt.Sprintf("path:%d", c.Ord)
+	}
+	return fmt.Sprintf("%s#%d", c.chunk.Doc, c.chunk.Index)
+}
+
+// execution holds the state of one run.
+type execution struct {
+	p       *Plan
+	env     *Env
+	qvec    []float32
+	reports []OpReport
+	res     *Result
+}
+
+func (x *execution) report(op string, in, out int, start time.Time, note string) {
+	x.reports = append(x.reports, OpReport{Op: op, RowsIn: in, RowsOut: out,
+		Millis: float64(time.Since(start).Microseconds()) / 1000, Note: note})
+}
+
+// Execute runs the plan.
+func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
+	x := &execution{p: p, env: env, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{},
+		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}}}
+	if p.Pack != nil || hasArm(p, "vector") {
+		vs, err := env.Embedder.Embed(ctx, []string{p.Query.Text})
+		if err != nil {
+			return nil, fmt.Errorf("medkb: embedding the query: %w", err)
+		}
+		x.qvec = vs[0]
+	}
+	fused, err := x.retrieveAndFuse(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cands, err := x.load(fused)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cands = x.expand(ctx, cands)
+	if p.Pack != nil {
+		if err := x.pack(ctx, cands); err != nil {
+			return nil, err
+		}
+	} else {
+		x.top(cands)
+	}
+	x.limit()
+	if err := x.assemble(); err != nil {
+		return nil, err
+	}
+	x.res.Mode = "run"
+	if p.Query.Analyze {
+		x.res.Mode = "analyze"
+		x.res.Analyze = x.reports
+	}
+	x.res.Plan = p.Explain(x.res.Analyze)
+	return x.res, nil
+}
+
+func hasArm(p *Plan, arm string) bool {
+	for _, a := range p.Arms {
+		if a.Arm == arm {
+			return true
+		}
+	}
+	return false
+}
+
+// retrieveAndFuse runs the arms concurrently and fuses them.
+func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
+	full, err := x.runArms(ctx, x.p.Query.Text, x.qvec, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	var fused []Fused
+	switch x.p.Fuse.Method {
+	case dsl.FuseWeighted:
+		fused = fuseWeighted(full, x.p.Fuse.Alpha)
+	case dsl.FuseDocVote:
+		per, err := x.perSentence(ctx)
+		if err != nil {
+			return nil, err
+		}
+		docOf, err := x.docOf(full, per)
+		if err != nil {
+			return nil, err
+		}
+		fused = fuseDocVote(full, per, docOf, x.p.Fuse.K)
+	default:
+		fused = fuseRRF(full, x.p.Fuse.K)
+	}
+	x.report(opFuse, len(full.bm25)+len(full.vector), len(fused), start, "")
+	return fused, nil
+}
+
+// runArms retrieves with every arm of the plan, concurrently; k overrides
+// the arms' k when positive. With report set, each arm reports to EXPLAIN
+// ANALYZE.
+func (x *execution) runArms(ctx context.Context, q string, qvec []float32, k int, report bool) (arms, error) {
+	hits := make([][]Hit, len(x.p.Arms))
+	errs := make([]error, len(x.p.Arms))
+	took := make([]time.Time, len(x.p.Arms))
+	var wg sync.WaitGroup
+	for i, a := range x.p.Arms {
+		if k > 0 {
+			a.K = k
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			took[i] = time.Now()
+			if a.Arm == "bm25" {
+				hits[i], errs[i] = x.searchBM25(ctx, q, a)
+			} else {
+				hits[i], errs[i] = x.searchVector(qvec, a)
+			}
+		}()
+	}
+	wg.Wait()
+	var out arms
+	for i, a := range x.p.Arms {
+		if errs[i] != nil {
+			return out, errs[i]
+		}
+		if a.Arm == "bm25" {
+			out.bm25 = hits[i]
+		} else {
+			out.vector = hits[i]
+		}
+		if report {
+			x.report("Retrieve "+a.Arm, 0, len(hits[i]), took[i], "")
+		}
+	}
+	return out, nil
+}
+
+func (x *execution) searchBM25(ctx context.Context, q string, a RetrieveNode) ([]Hit, error) {
+	hs, err := x.env.BM25.Search(ctx, q, a.K, a.Filter)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Hit, len(hs))
+	for i, h := range hs {
+		out[i] = Hit{Ord: h.Ord, Score: h.Score}
+	}
+	return out, nil
+}
+
+func (x *execution) searchVector(qvec []float32, a RetrieveNode) ([]Hit, error) {
+	sf, err := compileSlotFilter(a.Filter, x.env.Store.DictID)
+	if err != nil {
+		return nil, err
+	}
+	k := a.K
+	if len(a.Residual) > 0 {
+		k = min(a.K*residualFactor, maxFetch)
+	}
+	hs := x.env.Vectors.Search(qvec, k, sf.match)
+	out := make([]Hit, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, Hit{Ord: h.Ord, Score: float64(h.Score)})
+	}
+	if len(a.Residual) == 0 {
+		return out, nil
+	}
+	return x.postFilter(out, a.Residual, a.K)
+}
+
+// postFilter keeps the hits whose documents satisfy the meta conditions,
+// up to k of them.
+func (x *execution) postFilter(hits []Hit, f base.Filter, k int) ([]Hit, error) {
+	ords := make([]uint64, len(hits))
+	for i, h := range hits {
+		ords[i] = h.Ord
+	}
+	chunks, err := x.env.Store.Chunks(ords)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		if c != nil {
+			ids[i] = c.Doc
+		}
+	}
+	docs, err := x.env.Store.Docs(ids)
+	if err != nil {
+		return nil, err
+	}
+	out := hits[:0]
+	for i, h := range hits {
+		if docs[i] != nil && metaMatches(docs[i].Meta, f) && len(out) < k {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// metaMatches evaluates meta.KEY conditions (=, !=, IN) on a document.
+func metaMatches(meta map[string]string, f base.Filter) bool {
+	for _, c := range f {
+		v, ok := meta[strings.TrimPrefix(c.Field, base.MetaPrefix)]
+		in := false
+		for _, want := range c.Values {
+			in = in || (ok && v == want)
+		}
+		if (c.Op == base.OpNe) == in {
+			return false
+		}
+	}
+	return true
+}
+
+// perSentence retrieves the top m chunks for each sentence of the query.
+func (x *execution) perSentence(ctx context.Context) ([]arms, error) {
+	sentences := text.Sentences(x.p.Query.Text)
+	vecs, err := x.env.Embedder.Embed(ctx, sentences)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]arms, len(sentences))
+	for i, s := range sentences {
+		if out[i], err = x.runArms(ctx, s, vecs[i], x.p.Fuse.M, false); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// docOf resolves the documents of every chunk the arms retrieved.
+func (x *execution) docOf(full arms, per []arms) (func(uint64) string, error) {
+	var ords []uint64
+	for _, a := range append([]arms{full}, per...) {
+		for _, h := range append(a.bm25, a.vector...) {
+			ords = append(ords, h.Ord)
+		}
+	}
+	chunks, err := x.env.Store.Chunks(ords)
+	if err != nil {
+		return nil, err
+	}
+	docs := make(map[uint64]string, len(ords))
+	for _, c := range chunks {
+		if c != nil {
+			docs[c.Ord] = c.Doc
+		}
+	}
+	return func(ord uint64) string {
+		if d, ok := docs[ord]; ok {
+			return d
+		}
+		return fmt.Sprintf("#%d", ord) // deleted meanwhile: its own document
+	}, nil
+}
+
+// load reads the chunk records of the fused candidates, in fused order,
+// skipping chunks deleted since retrieval.
+func (x *execution) load(fused []Fused) ([]*candidate, error) {
+	ords := make([]uint64, len(fused))
+	for i, f := range fused {
+		ords[i] = f.Ord
+	}
+	chunks, err := x.env.Store.Chunks(ords)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*candidate, 0, len(fused))
+	for i, c := range chunks {
+		if c == nil {
+			continue
+		}
+		slot, _ := x.env.Vectors.Slot(c.Ord)
+		out = append(out, &candidate{Fused: fused[i], chunk: c, slot: slot})
+	}
+	return out, nil
+}
+
+// sim is the cosine of the query and a normalised vector (0 without one).
+func (x *execution) sim(v []float32) float64 {
+	if len(v) == 0 || len(v) != len(x.qvec) {
+		return 0
+	}
+	return float64(vek32.Dot(x.qvec, v))
+}
+
+// sortCandidates orders by fused score plus graph boost, then ordinal.
+func sortCandidates(cs []*candidate) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		si, sj := cs[i].Score+cs[i].boost, cs[j].Score+cs[j].boost
+		if si != sj {
+			return si > sj
+		}
+		return cs[i].Ord < cs[j].Ord
+	})
+}

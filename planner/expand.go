@@ -1,0 +1,132 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/medkb/medkb/graph"
+)
+
+// graphBoost scales the fusion boost of a chunk that mentions entities of
+// the expanded paths: its fused score grows by graphBoost times the best
+// fused score times min(mentions, 3)/3. A chunk naming three path entities
+// thus gains a quarter of the top score: enough to lift corroborated
+// evidence over its neighbours, not enough to bury the best retrieval.
+const graphBoost = 0.25
+
+// expand runs the conditional graph expansion: it fires only when at least
+// MinEntities anchors of a metapath's start type appear in the query text
+// or the top fused chunks. Paths become candidates (tier T3) and boost the
+// chunks that mention their entities.
+func (x *execution) expand(ctx context.Context, cands []*candidate) []*candidate {
+	e := x.p.Expand
+	exp := &x.res.Expansion
+	if e == nil {
+		exp.Reason = "no EXPAND clause"
+		return cands
+	}
+	start := time.Now()
+	g := x.env.Graph
+	if g == nil {
+		exp.Reason = "the store has no knowledge graph (ingest triples to enable EXPAND)"
+		x.report(opExpand, len(cands), len(cands), start, "not fired: "+exp.Reason)
+		return cands
+	}
+	texts := []string{x.p.Query.Text}
+	for i := 0; i < len(cands) && i < e.TopN; i++ {
+		texts = append(texts, cands[i].chunk.Text)
+	}
+	var all []graph.Path
+	var anchorNames []string
+	seen := map[graph.NodeID]bool{}
+	for _, m := range e.Metapaths {
+		var anchors []graph.Anchor
+		for _, t := range texts {
+			for _, a := range g.Link(t, m.Start) {
+				if !seen[a.ID] {
+					seen[a.ID] = true
+					anchorNames = append(anchorNames, a.Name)
+				}
+				anchors = append(anchors, a)
+			}
+		}
+		ids := graph.AnchorIDs(anchors)
+		if len(ids) < e.MinEntities {
+			continue
+		}
+		paths, _ := g.Expand(ctx, ids, m, graph.ExpandOptions{Hops: e.Hops, Limit: e.Limit})
+		all = append(all, paths...)
+	}
+	exp.Anchors = append(exp.Anchors, anchorNames...)
+	if len(all) == 0 {
+		starts := make([]string, len(e.Metapaths))
+		for i, m := range e.Metapaths {
+			starts[i] = m.Start
+		}
+		if len(anchorNames) < e.MinEntities {
+			exp.Reason = fmt.Sprintf("found %d entities of type %s in the query and top %d chunks; need %d",
+				len(anchorNames), strings.Join(starts, "/"), e.TopN, e.MinEntities)
+		} else {
+			exp.Reason = fmt.Sprintf("anchors %s have no paths along the metapaths", strings.Join(anchorNames, ", "))
+		}
+		x.report(opExpand, len(cands), len(cands), start, "not fired: "+exp.Reason)
+		return cands
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Score > all[j].Score })
+	if len(all) > e.Limit {
+		all = all[:e.Limit]
+	}
+	exp.Fired = true
+	exp.Reason = fmt.Sprintf("%d anchor(s) found: %s", len(anchorNames), strings.Join(anchorNames, ", "))
+	out := x.boost(cands, all)
+	x.report(opExpand, len(cands), len(out), start,
+		fmt.Sprintf("fired on %s; %d path(s)", strings.Join(anchorNames, ", "), len(all)))
+	return out
+}
+
+// boost adds path candidates and lifts chunks that mention path entities.
+func (x *execution) boost(cands []*candidate, paths []graph.Path) []*candidate {
+	names := map[string]bool{}
+	x.res.Expansion.Paths = make([]Path, 0, len(paths))
+	for _, gp := range paths {
+		p := Path{Text: gp.Text(), Score: gp.Score, Relations: gp.Relations}
+		for j, n := range gp.Nodes {
+			p.Nodes = append(p.Nodes, n.Name)
+			p.Types = append(p.Types, n.Type)
+			names[strings.ToLower(n.Name)] = true
+			if j < len(gp.Reverse) && gp.Reverse[j] {
+				p.Relations[j] = "<-" + gp.Relations[j]
+			}
+		}
+		x.res.Expansion.Paths = append(x.res.Expansion.Paths, p)
+	}
+	for i := range x.res.Expansion.Paths {
+		cands = append(cands, &candidate{Fused: Fused{Ord: uint64(i + 1)}, path: &x.res.Expansion.Paths[i]})
+	}
+	best := 0.0
+	for _, c := range cands {
+		if c.path == nil && c.Score > best {
+			best = c.Score
+		}
+	}
+	for _, c := range cands {
+		if c.path != nil {
+			continue
+		}
+		lower := strings.ToLower(c.chunk.Text)
+		n := 0
+		for name := range names {
+			if strings.Contains(lower, name) {
+				n++
+			}
+		}
+		if n > 0 {
+			c.boost = graphBoost * best * float64(min(n, 3)) / 3
+		}
+	}
+	sortCandidates(cands)
+	return cands
+}

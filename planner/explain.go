@@ -1,0 +1,118 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/medkb/medkb/dsl"
+)
+
+// Operator names, shared by EXPLAIN and EXPLAIN ANALYZE reports.
+const (
+	opLimit  = "Limit"
+	opPack   = "Pack"
+	opExpand = "Expand"
+	opFuse   = "Fuse"
+	opBM25   = "Retrieve bm25"
+	opVector = "Retrieve vector"
+)
+
+// Explain renders the plan as an indented operator tree with every
+// parameter; "*" marks a parameter that took its default. With reports
+// (from EXPLAIN ANALYZE) each operator also shows rows in/out and time.
+func (p *Plan) Explain(reports []OpReport) string {
+	rep := map[string]OpReport{}
+	for _, r := range reports {
+		rep[r.Op] = r
+	}
+	d := p.Query.Defaulted
+	mark := func(param dsl.Param, v string) string {
+		if d[param] {
+			return v + "*"
+		}
+		return v
+	}
+	type line struct {
+		depth int
+		op    string
+		text  string
+	}
+	var lines []line
+	depth := 0
+	add := func(op, text string) {
+		lines = append(lines, line{depth, op, text})
+		depth++
+	}
+	if p.Limit > 0 {
+		add(opLimit, fmt.Sprintf("Limit n=%s", mark(dsl.ParamLimit, fmt.Sprint(p.Limit))))
+	}
+	if n := p.Pack; n != nil {
+		now := n.NowText
+		if now == "" {
+			now = "now"
+		}
+		w := n.Params.Weights
+		add(opPack, fmt.Sprintf("Pack strategy=%s budget=%d kmin=%s weights=%s lambda=%s epsilon=%s now=%s",
+			mark(dsl.ParamStrategy, n.Params.Strategy.String()), n.Params.Budget,
+			mark(dsl.ParamKmin, fmt.Sprint(n.Params.Kmin)),
+			mark(dsl.ParamWeights, fmt.Sprintf("(%g, %g, %g, %g)", w[0], w[1], w[2], w[3])),
+			mark(dsl.ParamLambda, fmt.Sprint(n.Params.Lambda)), mark(dsl.ParamEpsilon, fmt.Sprint(n.Params.Epsilon)),
+			mark(dsl.ParamNow, now)))
+	}
+	if e := p.Expand; e != nil {
+		add(opExpand, fmt.Sprintf("Expand metapaths=[%s] hops=%s limit=%s when entities>=%s anchors-from=query+top%d",
+			quoteAll(e.Texts), mark(dsl.ParamHops, fmt.Sprint(e.Hops)), mark(dsl.ParamExpandLimit, fmt.Sprint(e.Limit)),
+			mark(dsl.ParamMinEntities, fmt.Sprint(e.MinEntities)), e.TopN))
+	}
+	f := p.Fuse
+	switch f.Method {
+	case dsl.FuseRRF:
+		add(opFuse, fmt.Sprintf("Fuse %s k=%s", mark(dsl.ParamFuse, f.Method), mark(dsl.ParamFuseK, fmt.Sprint(f.K))))
+	case dsl.FuseWeighted:
+		add(opFuse, fmt.Sprintf("Fuse weighted alpha=%s (alpha*N(vector) + (1-alpha)*N(bm25), min-max)", mark(dsl.ParamFuseAlpha, fmt.Sprint(f.Alpha))))
+	case dsl.FuseDocVote:
+		add(opFuse, fmt.Sprintf("Fuse docvote m=%s (per query sentence; documents vote, chunks tie-break by rrf k=%g)",
+			mark(dsl.ParamFuseM, fmt.Sprint(f.M)), f.K))
+	}
+	for _, a := range p.Arms {
+		param := dsl.ParamBM25K
+		if a.Arm == "vector" {
+			param = dsl.ParamVectorK
+		}
+		text := fmt.Sprintf("Retrieve %s k=%s", a.Arm, mark(param, fmt.Sprint(a.K)))
+		if len(a.Filter) > 0 {
+			text += " filter=(" + describe(a.Filter) + ")"
+		}
+		if len(a.Residual) > 0 {
+			text += fmt.Sprintf(" post-filter=(%s) fetch=%d", describe(a.Residual), min(a.K*residualFactor, maxFetch))
+		}
+		lines = append(lines, line{depth, "Retrieve " + a.Arm, text})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "RETRIEVE %q\n", p.Query.Text)
+	for _, l := range lines {
+		b.WriteString(strings.Repeat("  ", l.depth) + "-> " + l.text)
+		if r, ok := rep[l.op]; ok {
+			fmt.Fprintf(&b, "  (rows in=%d out=%d, %.3f ms)", r.RowsIn, r.RowsOut, r.Millis)
+			if r.Note != "" {
+				b.WriteString("\n" + strings.Repeat("  ", l.depth+2) + r.Note)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if len(p.Rules) > 0 {
+		fmt.Fprintf(&b, "rules: %s\n", strings.Join(p.Rules, ", "))
+	}
+	if len(d) > 0 {
+		b.WriteString("(* = default)\n")
+	}
+	return b.String()
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}

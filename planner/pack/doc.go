@@ -1,0 +1,82 @@
+// Package pack is EBM-Pack, the last stage of a medkb query: given the
+// retrieved blocks and a token budget, it decides which evidence enters
+// the LLM's context, in which form, and says why for every block
+// (SEEDS.md section 1, paper 000).
+//
+// # The problem
+//
+// Each candidate block has an evidence tier (T1 gold standard ... T4
+// subjective), an optional date, and one or two states: A, the full text,
+// and for T1/T2 blocks B, a fidelity-preserving compression that keeps the
+// values with units and the positive/negative findings. State j of block
+// i is worth
+//
+//	U = F(j) * W(tier) * max(Sim, 0) * exp(-lambda * dt)
+//	F(A) = 1, F(B) = min(1, NEntity/NTotal + epsilon)   (1 when NTotal = 0)
+//
+// with dt in years before Params.Now (0 for undated or future blocks).
+// Packing picks at most one state per block, at most Budget tokens in
+// total, and at least min(Kmin, N_t) blocks of every tier t present: a
+// multiple-choice knapsack with a quota.
+//
+// # Strategies
+//
+// Ebm is the paper's greedy. All states go into one pool sorted by
+// density U/C (ties: higher U, then Rank, then ID, so the order is total
+// and packing deterministic). A quota pass walks the pool once per tier,
+// T1 first, taking each tier's densest blocks that still fit, in the
+// densest state that fits, until the tier has its Kmin; then the density
+// walk takes every state whose block is not yet chosen and that fits.
+// Cost: one sort of at most 2n small integers, a few linear walks, no
+// maps. A Packer reuses that scratch memory across calls.
+//
+// Exact solves the same problem optimally by dynamic programming: tiers
+// one after another, each over (budget used, quota progress capped at
+// Kmin), then folded into a per-budget carry. The value is compared
+// lexicographically, fewest unmet quota places first and utility second,
+// so when every quota can be met the optimum meets them, and when not,
+// Exact meets as many as it can and then maximises utility (the greedy
+// never beats it in that order; the tests check this against brute
+// force). Its table has blocks x (budget+1) x (quota levels) cells; past
+// MaxExactCells it returns ErrTooLarge rather than run for seconds. The
+// budget is first capped at what the candidates could use at most.
+//
+// FIFO, Semantic and Uniform are the paper's baselines, state A only.
+// FIFO (by Rank) and Semantic (by Sim) stop at the first block that does
+// not fit (the paper's truncation; later blocks are "truncated", not
+// tried). Uniform keeps the first r = Budget/total of every block's words
+// (one word per CJK character), costs the cut text with Params.Count and
+// shrinks r until the cut texts fit, so a tokenizer that disagrees with
+// the word count cannot overflow the budget. Its utility is the full
+// state's scaled by the share of tokens kept: an estimate, since the cut
+// text has no vector.
+//
+// # Invariants
+//
+// For every strategy: TokensUsed <= Budget; at most one state per block;
+// every candidate appears exactly once, in Items or in Dropped; Items are
+// in reading order (tier, newest first with undated last, ID), Dropped in
+// candidate order; Quota lists every tier present with Want =
+// min(Kmin, present) and Got counted from Items, and QuotaMet is false
+// whenever any tier falls short (only Ebm and Exact try to meet it; the
+// baselines report it). Pack never modifies its input.
+//
+// # Decisions and caveats
+//
+//   - A negative similarity counts as 0: a block unrelated to the query
+//     is worth nothing, not less than nothing. Zero-utility blocks still
+//     fill spare room in Ebm (the paper's walk takes what fits) but never
+//     in Exact (they add nothing).
+//   - A state with 0 tokens is never packed; a block with no non-empty
+//     state is dropped as "empty" and does not count as present for the
+//     quota.
+//   - Kmin 0 is a real value (the paper's ablation), so Params has no
+//     "zero means default" for it: start from DefaultParams. All-zero
+//     Weights do mean DefaultWeights, since they would zero every utility.
+//   - DefaultLambda is 0.1 per year, not the paper's 5.0: the paper tuned
+//     lambda on undated MedQA vignettes, and 5 per year would erase a
+//     ten-year-old penicillin allergy, the very case the paper opens with.
+//   - The reason given for a chosen block's other state follows density
+//     order: a denser state that came first and did not fit is "budget";
+//     one that came after the chosen state is "mutual-exclusion".
+package pack

@@ -1,0 +1,88 @@
+package pack
+
+import "github.com/medkb/medkb/internal/base"
+
+// blockMark tracks one block during the greedy: the density-order
+// positions of its densest option and of the option taken (-1 for none),
+// and which pass took it.
+type blockMark struct {
+	first, taken int32
+	tier         base.Tier
+	quota        bool
+}
+
+// packEbm is the paper's greedy: flatten, sort by density, quota pass per
+// tier, then the density walk with mutual-exclusion and budget checks.
+func packEbm(b *builder) {
+	cands, p, pk := b.cands, b.p, b.pk
+	pk.pool = appendOptions(resize(pk.pool, 2*len(cands))[:0], cands, p)
+	pk.keys, pk.order = sortByDensity(pk.pool, cands, pk.keys, pk.order)
+	pool, order := pk.pool, pk.order
+
+	pk.marks = resize(pk.marks, len(cands))
+	marks := pk.marks
+	for i := range marks {
+		marks[i] = blockMark{first: -1, taken: -1, tier: cands[i].Tier}
+	}
+	for k := len(order) - 1; k >= 0; k-- {
+		marks[pool[order[k]].block()].first = int32(k)
+	}
+
+	left := p.Budget
+	present := presentPerTier(cands)
+	for _, t := range base.Tiers {
+		want := min(p.Kmin, present[t])
+		for k := 0; k < len(order) && want > 0; k++ {
+			o := &pool[order[k]]
+			m := &marks[o.block()]
+			if m.tier != t || m.taken >= 0 || int(o.tokens) > left {
+				continue
+			}
+			m.taken, m.quota = int32(k), true
+			left -= int(o.tokens)
+			want--
+		}
+	}
+	for k, i := range order {
+		o := &pool[i]
+		m := &marks[o.block()]
+		if m.taken >= 0 || int(o.tokens) > left {
+			continue
+		}
+		m.taken = int32(k)
+		left -= int(o.tokens)
+	}
+
+	for i := range cands {
+		m := marks[i]
+		switch {
+		case m.first < 0:
+			b.drop(i, ReasonEmpty, option{})
+		case m.taken < 0:
+			b.drop(i, ReasonBudget, pool[order[m.first]])
+		default:
+			why := WhyDensity
+			if m.quota {
+				why = WhyQuota
+			}
+			b.takeState(pool[order[m.taken]], why, otherFate(&cands[i], m))
+		}
+	}
+}
+
+// otherFate says what happened to the state of a chosen block that was
+// not taken: a denser state seen first was skipped for budget; a less
+// dense one lost to mutual exclusion.
+func otherFate(c *Candidate, m blockMark) Reason {
+	if !hasTwoStates(c) {
+		return ReasonNone
+	}
+	if m.first < m.taken {
+		return ReasonBudget
+	}
+	return ReasonMutualExclusion
+}
+
+func hasTwoStates(c *Candidate) bool {
+	return c.A.Tokens > 0 && c.B != nil && c.B.Tokens > 0
+}

@@ -1,0 +1,69 @@
+package pack
+
+import (
+	"errors"
+	"fmt"
+)
+
+// maxCandidates keeps block indices within the pool's 31-bit references.
+const maxCandidates = 1 << 30
+
+// ErrInvalid is returned (wrapped) when a parameter or candidate is out of
+// range; the message names the field and, for a candidate, its index and id.
+var ErrInvalid = errors.New("medkb: invalid packing input")
+
+// ErrTooLarge is returned (wrapped) by the Exact strategy when the
+// dynamic-programming table would exceed MaxExactCells.
+var ErrTooLarge = errors.New("medkb: too large for exact packing (use strategy ebm, or lower the budget or the number of candidates)")
+
+// Pack chooses at most one state of each candidate so that the chosen
+// tokens fit p.Budget, using p.Strategy. It reads cands and never keeps
+// or changes them. It is new(Packer).Pack.
+func Pack(cands []Candidate, p Params) (*Result, error) {
+	var pk Packer
+	return pk.Pack(cands, p)
+}
+
+// A Packer packs like Pack but keeps its scratch memory (the flattened
+// pool, the sort keys, Exact's table) for the next call, which matters
+// when packing many times in a loop. The zero value is ready to use. A
+// Packer is not safe for concurrent use; Results never share its memory.
+type Packer struct {
+	pool    []option
+	keys    []uint64
+	order   []int32
+	marks   []blockMark
+	choices []byte
+	values  []dpValue
+}
+
+// Pack packs cands under p; see the package function Pack.
+func (pk *Packer) Pack(cands []Candidate, p Params) (*Result, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if len(cands) > maxCandidates {
+		return nil, fmt.Errorf("%w: %d candidates, at most %d", ErrInvalid, len(cands), maxCandidates)
+	}
+	for i := range cands {
+		if err := cands[i].validate(i); err != nil {
+			return nil, err
+		}
+	}
+	b := newBuilder(cands, &p, pk)
+	switch p.Strategy {
+	case Ebm:
+		packEbm(b)
+	case Exact:
+		if err := packExact(b); err != nil {
+			return nil, err
+		}
+	case FIFO:
+		packFIFO(b)
+	case Semantic:
+		packSemantic(b)
+	case Uniform:
+		packUniform(b)
+	}
+	return b.finish(), nil
+}

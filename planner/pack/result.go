@@ -1,0 +1,253 @@
+package pack
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// StateID names a block's state.
+type StateID byte
+
+// The two states of a block.
+const (
+	StateA StateID = 'A' // full text
+	StateB StateID = 'B' // fidelity-preserving compression (T1, T2)
+)
+
+// String returns "A" or "B".
+func (s StateID) String() string { return string(rune(s)) }
+
+// MarshalText implements encoding.TextMarshaler.
+func (s StateID) MarshalText() ([]byte, error) { return []byte{byte(s)}, nil }
+
+// Why says why an item was packed.
+type Why string
+
+// The reasons an item is in the packing.
+const (
+	WhyQuota      Why = "quota"      // Ebm: taken by the tier-quota pass
+	WhyDensity    Why = "density"    // Ebm: taken by the density walk
+	WhyOptimal    Why = "optimal"    // Exact: part of the optimum
+	WhyOrder      Why = "order"      // FIFO: came early enough in input order
+	WhySimilarity Why = "similarity" // Semantic: similar enough to the query
+	WhyUniform    Why = "uniform"    // Uniform: every block keeps the same share
+)
+
+// Reason says why a block, or a state of a chosen block, was left out.
+// It is a small integer so that a thousand drops cost no pointers; it
+// prints and marshals as its name.
+type Reason uint8
+
+// The reasons a block or state is left out. ReasonNone is the zero value:
+// nothing was left out.
+const (
+	ReasonNone Reason = iota
+	// ReasonBudget: it did not fit the budget left when its turn came.
+	ReasonBudget
+	// ReasonMutualExclusion: another state of the same block was taken.
+	ReasonMutualExclusion
+	// ReasonTruncated: FIFO and Semantic stopped at an earlier block that
+	// did not fit; Uniform cut the block to nothing.
+	ReasonTruncated
+	// ReasonNotOptimal: Exact found a better packing without it.
+	ReasonNotOptimal
+	// ReasonEmpty: no state of the block has any tokens.
+	ReasonEmpty
+	// ReasonAOnly: the strategy considers state A only (the baselines).
+	ReasonAOnly
+)
+
+// String returns the reason's name, e.g. "budget".
+func (r Reason) String() string {
+	switch r {
+	case ReasonNone:
+		return ""
+	case ReasonBudget:
+		return "budget"
+	case ReasonMutualExclusion:
+		return "mutual-exclusion"
+	case ReasonTruncated:
+		return "truncated"
+	case ReasonNotOptimal:
+		return "not-optimal"
+	case ReasonEmpty:
+		return "empty"
+	case ReasonAOnly:
+		return "a-only"
+	}
+	return fmt.Sprintf("reason(%d)", uint8(r))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// Item is one packed block in its chosen state.
+type Item struct {
+	Index int       `json:"index"` // into the candidates
+	ID    string    `json:"id"`
+	Tier  base.Tier `json:"tier"`
+	Day   base.Day  `json:"day"`
+	State StateID   `json:"state"`
+	// Text is the chosen state's text (for Uniform, the cut text).
+	Text    string  `json:"text"`
+	Tokens  int     `json:"tokens"`
+	Utility float64 `json:"utility"`
+	Density float64 `json:"density"`
+	Why     Why     `json:"why"`
+	// Other is what became of the block's other state, ReasonNone when
+	// it has none: ReasonBudget when it was denser but did not fit,
+	// ReasonMutualExclusion when this state won, ReasonAOnly for baselines.
+	Other Reason `json:"other,omitempty"`
+}
+
+// Drop is one block left out entirely, described by its densest state.
+// It holds no strings (the candidate's ID is cands[Index].ID) so that
+// dropping most of a thousand candidates stays cheap.
+type Drop struct {
+	Index   int       `json:"index"`
+	Tier    base.Tier `json:"tier"`
+	Reason  Reason    `json:"reason"`
+	State   StateID   `json:"state,omitempty"` // 0 for ReasonEmpty
+	Tokens  int       `json:"tokens"`
+	Density float64   `json:"density"`
+}
+
+// TierQuota accounts for one tier present among the candidates.
+type TierQuota struct {
+	Tier    base.Tier `json:"tier"`
+	Present int       `json:"present"` // blocks of the tier with a non-empty state
+	Want    int       `json:"want"`    // min(Kmin, Present)
+	Got     int       `json:"got"`     // blocks of the tier packed
+	Met     bool      `json:"met"`
+}
+
+// Result is a packing. Every candidate appears exactly once, in Items or
+// in Dropped.
+type Result struct {
+	Strategy Strategy `json:"strategy"`
+	Budget   int      `json:"budget"`
+	// Items are in reading order: tier (T1 first), then day (newest
+	// first, undated last), then ID, then index.
+	Items []Item `json:"items"`
+	// Dropped are in candidate order.
+	Dropped    []Drop      `json:"dropped"`
+	TokensUsed int         `json:"tokens_used"`
+	Utility    float64     `json:"utility"`
+	Quota      []TierQuota `json:"quota"` // tiers present, T1..T4
+	QuotaMet   bool        `json:"quota_met"`
+}
+
+// Text joins the packed items' texts in reading order, one per line.
+func (r *Result) Text() string {
+	var sb strings.Builder
+	for i, it := range r.Items {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(it.Text)
+	}
+	return sb.String()
+}
+
+// builder collects a strategy's decisions and assembles the Result.
+type builder struct {
+	cands []Candidate
+	p     *Params
+	pk    *Packer
+	res   *Result
+}
+
+func newBuilder(cands []Candidate, p *Params, pk *Packer) *builder {
+	return &builder{cands: cands, p: p, pk: pk, res: &Result{
+		Strategy: p.Strategy,
+		Budget:   p.Budget,
+		Items:    make([]Item, 0, min(len(cands), 64)),
+		Dropped:  make([]Drop, 0, len(cands)),
+	}}
+}
+
+// take records option o packed with the given text.
+func (b *builder) take(o option, text string, why Why, other Reason) {
+	c := &b.cands[o.block()]
+	b.res.Items = append(b.res.Items, Item{
+		Index: int(o.block()), ID: c.ID, Tier: c.Tier, Day: c.Day, State: o.state(),
+		Text: text, Tokens: int(o.tokens), Utility: o.utility, Density: o.density,
+		Why: why, Other: other,
+	})
+}
+
+// takeState records option o packed with its state's own text.
+func (b *builder) takeState(o option, why Why, other Reason) {
+	c := &b.cands[o.block()]
+	text := c.A.Text
+	if o.state() == StateB {
+		text = c.B.Text
+	}
+	b.take(o, text, why, other)
+}
+
+// drop records block i as left out; best is its densest state, or the
+// zero option for an empty block.
+func (b *builder) drop(i int, reason Reason, best option) {
+	d := Drop{Index: i, Tier: b.cands[i].Tier, Reason: reason}
+	if best.tokens > 0 {
+		d.State, d.Tokens, d.Density = best.state(), int(best.tokens), best.density
+	}
+	b.res.Dropped = append(b.res.Dropped, d)
+}
+
+// finish sorts the items and drops, and fills totals and quota accounting.
+func (b *builder) finish() *Result {
+	r := b.res
+	slices.SortFunc(r.Items, readingOrder)
+	slices.SortFunc(r.Dropped, func(x, y Drop) int { return cmp.Compare(x.Index, y.Index) })
+	var got [5]int
+	for _, it := range r.Items {
+		r.TokensUsed += it.Tokens
+		r.Utility += it.Utility
+		got[it.Tier]++
+	}
+	present := presentPerTier(b.cands)
+	r.QuotaMet = true
+	for _, t := range base.Tiers {
+		if present[t] == 0 {
+			continue
+		}
+		q := TierQuota{Tier: t, Present: present[t], Want: min(b.p.Kmin, present[t]), Got: got[t]}
+		q.Met = q.Got >= q.Want
+		r.QuotaMet = r.QuotaMet && q.Met
+		r.Quota = append(r.Quota, q)
+	}
+	return r
+}
+
+// presentPerTier counts, per tier, the blocks with a non-empty state.
+func presentPerTier(cands []Candidate) [5]int {
+	var n [5]int
+	for i := range cands {
+		c := &cands[i]
+		if c.A.Tokens > 0 || (c.B != nil && c.B.Tokens > 0) {
+			n[c.Tier]++
+		}
+	}
+	return n
+}
+
+// readingOrder sorts items by tier, then newest first (undated last),
+// then ID, then index.
+func readingOrder(x, y Item) int {
+	if x.Tier != y.Tier {
+		return cmp.Compare(x.Tier, y.Tier)
+	}
+	if x.Day != y.Day {
+		return cmp.Compare(y.Day, x.Day) // NoDay is the smallest Day, so it sorts last
+	}
+	if c := strings.Compare(x.ID, y.ID); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.Index, y.Index)
+}

@@ -1,0 +1,149 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/planner/pack"
+)
+
+// pathTier is the evidence tier of graph-path evidence: knowledge about
+// the entities, not an observation of the patient.
+const pathTier = base.T3
+
+// pack runs the PACK stage over the candidates in fused order.
+func (x *execution) pack(ctx context.Context, cands []*candidate) error {
+	start := time.Now()
+	n := x.p.Pack
+	params := n.Params
+	params.Count = x.env.Count
+	if n.NowText == "" {
+		clock := x.env.Clock
+		if clock == nil {
+			clock = time.Now
+		}
+		params.Now = base.DayOf(clock())
+	}
+	pc := make([]pack.Candidate, len(cands))
+	var pathTexts []string
+	for i, c := range cands {
+		if c.path != nil {
+			pathTexts = append(pathTexts, c.path.Text)
+			pc[i] = pack.Candidate{ID: c.id(), Tier: pathTier, Day: base.NoDay, Rank: i,
+				A: pack.State{Text: c.path.Text, Tokens: x.env.Count(c.path.Text)}}
+			continue
+		}
+		ch := c.chunk
+		pc[i] = pack.Candidate{ID: c.id(), Tier: ch.Tier, Day: c.slot.Time, Rank: i,
+			A:       pack.State{Text: ch.Text, Tokens: ch.TokensA, Sim: x.sim(x.env.Vectors.Vector(ch.Ord))},
+			NEntity: ch.NEntity, NTotal: ch.NTotal}
+		if ch.HasB() {
+			pc[i].B = &pack.State{Text: ch.TextB, Tokens: ch.TokensB, Sim: x.sim(ch.VectorB)}
+		}
+	}
+	if len(pathTexts) > 0 {
+		if err := x.pathSims(ctx, pc, cands, pathTexts); err != nil {
+			return err
+		}
+	}
+	r, err := pack.Pack(pc, params)
+	if err != nil {
+		return err
+	}
+	for _, it := range r.Items {
+		c := cands[it.Index]
+		x.res.Items = append(x.res.Items, x.item(c, string(it.State), it.Text, it.Tokens, it.Utility, it.Density, string(it.Why)))
+	}
+	for _, d := range r.Dropped {
+		x.res.Dropped = append(x.res.Dropped, Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(),
+			Detail: fmt.Sprintf("%s, state %s, %d tokens, density %.4g", d.Tier, d.State, d.Tokens, d.Density)})
+	}
+	x.res.Budget = r.Budget
+	x.res.TokensUsed = r.TokensUsed
+	x.res.QuotaMet = r.QuotaMet
+	bStates := 0
+	for _, it := range r.Items {
+		if it.State == pack.StateB {
+			bStates++
+		}
+	}
+	quota := ""
+	for _, q := range r.Quota {
+		x.res.Quota = append(x.res.Quota, Quota{Tier: q.Tier.String(), Present: q.Present, Want: q.Want, Got: q.Got, Met: q.Met})
+		quota += fmt.Sprintf(" %s %d/%d", q.Tier, q.Got, q.Want)
+	}
+	x.report(opPack, len(cands), len(r.Items), start, fmt.Sprintf("packed %d of %d (%d in state B), %d/%d tokens; quota%s (met: %t)",
+		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, quota, r.QuotaMet))
+	return nil
+}
+
+// pathSims embeds the path texts and sets their similarity to the query.
+func (x *execution) pathSims(ctx context.Context, pc []pack.Candidate, cands []*candidate, texts []string) error {
+	vecs, err := x.env.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return err
+	}
+	j := 0
+	for i, c := range cands {
+		if c.path != nil {
+			pc[i].A.Sim = x.sim(vecs[j])
+			j++
+		}
+	}
+	return nil
+}
+
+// top keeps the fused candidates in order, in full text, without packing.
+func (x *execution) top(cands []*candidate) {
+	for _, c := range cands {
+		text := ""
+		tokens := 0
+		if c.path != nil {
+			text = c.path.Text
+			tokens = x.env.Count(text)
+		} else {
+			text, tokens = c.chunk.Text, c.chunk.TokensA
+		}
+		x.res.Items = append(x.res.Items, x.item(c, "A", text, tokens, 0, 0, "rank"))
+		x.res.TokensUsed += tokens
+	}
+}
+
+// limit applies LIMIT to the items.
+func (x *execution) limit() {
+	n := x.p.Limit
+	if n <= 0 || len(x.res.Items) <= n {
+		return
+	}
+	start := time.Now()
+	for _, it := range x.res.Items[n:] {
+		if x.p.Pack != nil {
+			x.res.TokensUsed -= it.Tokens
+		}
+		x.res.Dropped = append(x.res.Dropped, Dropped{ID: it.ID, Reason: "limit"})
+	}
+	in := len(x.res.Items)
+	x.res.Items = x.res.Items[:n]
+	if x.p.Pack == nil {
+		x.res.TokensUsed = 0
+		for _, it := range x.res.Items {
+			x.res.TokensUsed += it.Tokens
+		}
+	}
+	x.report(opLimit, in, n, start, "")
+}
+
+func (x *execution) item(c *candidate, state, text string, tokens int, utility, density float64, why string) Item {
+	it := Item{ID: c.id(), State: state, Text: text, Tokens: tokens, Score: c.Score + c.boost,
+		Utility: utility, Density: density, Why: why,
+		Provenance: Provenance{BM25: c.BM25, Vector: c.Vector, Fused: c.Score, Votes: c.Votes, Boost: c.boost, Path: c.path}}
+	if c.path != nil {
+		it.Tier = pathTier.String()
+		it.Type = "graph-path"
+		return it
+	}
+	it.Doc, it.Chunk, it.Tier = c.chunk.Doc, c.chunk.Index, c.chunk.Tier.String()
+	return it
+}

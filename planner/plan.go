@@ -1,0 +1,181 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/medkb/medkb/dsl"
+	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/planner/pack"
+)
+
+// Plan is the operator tree of one query as plain values: Limit over Pack
+// over Expand over Fuse over the retrieval arms. Absent stages are nil.
+// Building a Plan does no I/O; Execute runs it.
+type Plan struct {
+	Query  *dsl.Query
+	Arms   []RetrieveNode
+	Fuse   FuseNode
+	Expand *ExpandNode
+	Pack   *PackNode
+	Limit  int // 0: no limit
+	// Rules lists the rewrite rules that fired while planning, in order.
+	Rules []string
+}
+
+// RetrieveNode is one retrieval arm with the filter pushed into it.
+type RetrieveNode struct {
+	Arm    string // "bm25" or "vector"
+	K      int
+	Filter base.Filter // conditions the index evaluates during retrieval
+	// Residual are conditions the index cannot evaluate (meta.KEY in the
+	// vector slab): applied after retrieval on the documents, with
+	// over-fetching.
+	Residual base.Filter
+}
+
+// FuseNode combines the arms.
+type FuseNode struct {
+	Method string // dsl.FuseRRF, dsl.FuseWeighted, dsl.FuseDocVote
+	K      float64
+	Alpha  float64
+	M      int
+}
+
+// ExpandNode is the conditional graph expansion.
+type ExpandNode struct {
+	Metapaths   []*graph.Metapath
+	Texts       []string
+	Hops, Limit int
+	MinEntities int
+	// TopN is how many fused chunks are scanned for anchors besides the
+	// query text.
+	TopN int
+}
+
+// PackNode is the packer with every parameter bound.
+type PackNode struct {
+	Params  pack.Params
+	NowText string // "" when now is the time of execution
+}
+
+// Anchor scan depth and over-fetch factor for residual filters.
+const (
+	anchorTopN     = 5
+	residualFactor = 10
+)
+
+// Rewrite rules, named so EXPLAIN and tests can say which fired.
+const (
+	RulePushFilterBM25   = "push-filter-into-bm25"
+	RulePushFilterVector = "push-filter-into-vector-scan"
+	RuleResidualMeta     = "post-filter-meta-on-vector-arm"
+	RuleDocVoteSentences = "docvote-retrieves-per-sentence"
+)
+
+// ErrNoGraph is wrapped when EXPAND names metapaths but the store has no
+// knowledge graph to check them against.
+var ErrNoGraph = errors.New("medkb: the store has no knowledge graph")
+
+// Build binds a checked query against the store's graph and returns its
+// plan. Errors are *dsl.Error positioned in the statement.
+func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {
+	p := &Plan{Query: q, Limit: q.Limit,
+		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, M: q.Fuse.M}}
+	if q.BM25 != nil {
+		p.Arms = append(p.Arms, RetrieveNode{Arm: "bm25", K: q.BM25.K, Filter: q.Filter})
+		if len(q.Filter) > 0 {
+			p.Rules = append(p.Rules, RulePushFilterBM25)
+		}
+	}
+	if q.Vector != nil {
+		n := RetrieveNode{Arm: "vector", K: q.Vector.K}
+		for _, c := range q.Filter {
+			if len(c.Field) > len(base.MetaPrefix) && c.Field[:len(base.MetaPrefix)] == base.MetaPrefix {
+				n.Residual = append(n.Residual, c)
+			} else {
+				n.Filter = append(n.Filter, c)
+			}
+		}
+		if len(n.Filter) > 0 {
+			p.Rules = append(p.Rules, RulePushFilterVector)
+		}
+		if len(n.Residual) > 0 {
+			p.Rules = append(p.Rules, RuleResidualMeta)
+		}
+		p.Arms = append(p.Arms, n)
+	}
+	if q.Fuse.Method == dsl.FuseDocVote {
+		p.Rules = append(p.Rules, RuleDocVoteSentences)
+	}
+	if q.Expand != nil {
+		e, err := bindExpand(q, g)
+		if err != nil {
+			return nil, err
+		}
+		p.Expand = e
+	}
+	if q.Pack != nil {
+		n, err := bindPack(q)
+		if err != nil {
+			return nil, err
+		}
+		p.Pack = n
+	}
+	return p, nil
+}
+
+func bindExpand(q *dsl.Query, g *graph.Graph) (*ExpandNode, error) {
+	e := &ExpandNode{Hops: q.Expand.Hops, Limit: q.Expand.Limit, MinEntities: q.Expand.MinEntities, TopN: anchorTopN}
+	for _, mp := range q.Expand.Metapaths {
+		m, err := graph.ParseMetapath(mp.Text)
+		if err == nil && g != nil {
+			err = g.CheckMetapath(m)
+		}
+		if err != nil {
+			var me *graph.MetapathError
+			if errors.As(err, &me) {
+				return nil, q.ErrorAt(q.StringPos(mp.Pos, me.Offset), "metapath: %s", me.Msg)
+			}
+			return nil, q.ErrorAt(mp.Pos, "metapath: %v", err)
+		}
+		e.Metapaths = append(e.Metapaths, m)
+		e.Texts = append(e.Texts, m.String())
+	}
+	return e, nil
+}
+
+func bindPack(q *dsl.Query) (*PackNode, error) {
+	qp := q.Pack
+	st, err := pack.ParseStrategy(qp.Strategy)
+	if err != nil {
+		return nil, q.ErrorAt(q.TextPos, "%v", err)
+	}
+	n := &PackNode{NowText: qp.Now, Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
+		Lambda: qp.Lambda, Epsilon: qp.Epsilon, Strategy: st, Now: base.NoDay}}
+	if qp.Now != "" {
+		d, err := base.ParseDay(qp.Now)
+		if err != nil {
+			return nil, q.ErrorAt(qp.NowPos, "now: %v", err)
+		}
+		n.Params.Now = d
+	}
+	return n, nil
+}
+
+// describe formats a filter for EXPLAIN.
+func describe(f base.Filter) string {
+	s := ""
+	for i, c := range f {
+		if i > 0 {
+			s += " AND "
+		}
+		if c.Op == base.OpIn {
+			s += fmt.Sprintf("%s IN %v", c.Field, c.Values)
+		} else {
+			s += fmt.Sprintf("%s %s %q", c.Field, c.Op, c.Values[0])
+		}
+	}
+	return s
+}

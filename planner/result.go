@@ -1,0 +1,91 @@
+package planner
+
+// Result is what a query returns: the same struct in Go and, with these
+// JSON names (a contract of `medkb query --json`), on the command line.
+type Result struct {
+	// Mode is "run", "explain" (plan only, nothing ran) or "analyze".
+	Mode       string     `json:"mode"`
+	Query      string     `json:"query"`
+	Plan       string     `json:"plan"`
+	Items      []Item     `json:"items"`
+	Dropped    []Dropped  `json:"dropped"`
+	Budget     int        `json:"budget"`
+	TokensUsed int        `json:"tokens_used"`
+	Context    string     `json:"context"`
+	Expansion  Expansion  `json:"expansion"`
+	Quota      []Quota    `json:"quota,omitempty"`
+	QuotaMet   bool       `json:"quota_met"`
+	Tiers      []string   `json:"tiers_covered"`
+	Analyze    []OpReport `json:"analyze,omitempty"`
+}
+
+// Item is one piece of evidence in the packed context.
+type Item struct {
+	Rank       int        `json:"rank"` // citation number, from 1
+	ID         string     `json:"id"`   // chunk id: document id "#" chunk index
+	Doc        string     `json:"doc"`
+	Chunk      int        `json:"chunk"`
+	Tier       string     `json:"tier"`
+	Type       string     `json:"type,omitempty"`
+	Time       string     `json:"time,omitempty"`
+	State      string     `json:"state"` // "A" full text, "B" compressed
+	Tokens     int        `json:"tokens"`
+	Score      float64    `json:"score"` // fused score
+	Utility    float64    `json:"utility,omitempty"`
+	Density    float64    `json:"density,omitempty"`
+	Why        string     `json:"why,omitempty"`
+	Text       string     `json:"text"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// Provenance says where an item came from.
+type Provenance struct {
+	BM25   *ArmScore `json:"bm25"`
+	Vector *ArmScore `json:"vector"`
+	Fused  float64   `json:"fused"`
+	Votes  int       `json:"votes,omitempty"`
+	Boost  float64   `json:"graph_boost,omitempty"`
+	Path   *Path     `json:"path"`
+}
+
+// Dropped is a candidate that did not make it into the context, and why.
+type Dropped struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Expansion reports the conditional graph expansion.
+type Expansion struct {
+	Fired   bool     `json:"fired"`
+	Anchors []string `json:"anchors"`
+	Reason  string   `json:"reason"`
+	Paths   []Path   `json:"paths"`
+}
+
+// Path is one metapath instance turned into evidence.
+type Path struct {
+	Nodes     []string `json:"nodes"`
+	Types     []string `json:"types"`
+	Relations []string `json:"relations"`
+	Text      string   `json:"text"`
+	Score     float64  `json:"score"`
+}
+
+// Quota is one tier's minimum and whether packing met it.
+type Quota struct {
+	Tier    string `json:"tier"`
+	Present int    `json:"present"`
+	Want    int    `json:"want"`
+	Got     int    `json:"got"`
+	Met     bool   `json:"met"`
+}
+
+// OpReport is one operator's EXPLAIN ANALYZE line.
+type OpReport struct {
+	Op      string  `json:"op"`
+	RowsIn  int     `json:"rows_in"`
+	RowsOut int     `json:"rows_out"`
+	Millis  float64 `json:"ms"`
+	Note    string  `json:"note,omitempty"`
+}

@@ -1,0 +1,56 @@
+package medkb
+
+import (
+	"context"
+
+	"github.com/medkb/medkb/planner"
+)
+
+// Result is what a query returns; see planner.Result for the fields.
+type Result = planner.Result
+
+// MaxQueryBytes bounds one statement (the language checks it too).
+const MaxQueryBytes = 64 << 10
+
+// Query runs one RETRIEVE statement. ctx bounds it: cancellation or a
+// deadline stops it between stages and inside the BM25 search.
+func (db *DB) Query(ctx context.Context, src string) (*Result, error) {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return planner.Run(ctx, db.env(g), src)
+}
+
+// Explain returns the plan of a statement without running it (with
+// EXPLAIN ANALYZE in the statement, it runs and reports).
+func (db *DB) Explain(ctx context.Context, src string) (string, error) {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	p, err := planner.Compile(src, g.graph)
+	if err != nil {
+		return "", err
+	}
+	if !p.Query.Analyze {
+		return p.Explain(nil), nil
+	}
+	res, err := p.Execute(ctx, db.env(g))
+	if err != nil {
+		return "", err
+	}
+	return res.Plan, nil
+}
+
+func (db *DB) env(g *generation) *planner.Env {
+	return &planner.Env{Store: g.st, BM25: g.bm, Vectors: g.vec, Graph: g.graph, Embedder: db.emb, Count: db.tok.Count}
+}
+
+// Item is one piece of evidence in a Result.
+type Item = planner.Item

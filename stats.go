@@ -1,0 +1,160 @@
+package medkb
+
+import (
+	"fmt"
+
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/store"
+)
+
+// Stats describes a store; the JSON names are a contract of `medkb stats`.
+type Stats struct {
+	Docs       int            `json:"docs"`
+	Chunks     int            `json:"chunks"`
+	Vectors    int            `json:"vectors"`
+	Tiers      map[string]int `json:"tiers"` // documents per tier
+	Generation string         `json:"generation"`
+	Embedder   string         `json:"embedder"`
+	Dim        int            `json:"dim"`
+	Entities   int            `json:"entities"`
+	Triples    int            `json:"triples"`
+	Seq        uint64         `json:"seq"`
+}
+
+// Stats reads the store's counters.
+func (db *DB) Stats() (*Stats, error) {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	m, err := g.st.Meta()
+	if err != nil {
+		return nil, err
+	}
+	s := &Stats{Docs: m.Docs, Chunks: m.Chunks, Vectors: m.Vectors, Tiers: map[string]int{},
+		Generation: g.st.Generation(), Embedder: m.Embedder, Dim: m.Dim,
+		Entities: m.Entities, Triples: m.Triples, Seq: m.Seq}
+	for i, t := range base.Tiers {
+		s.Tiers[t.String()] = m.Tiers[i]
+	}
+	return s, nil
+}
+
+// Check verifies that the store is consistent and that the BM25 index and
+// the vector slab agree with it; it returns every problem found.
+func (db *DB) Check() ([]error, error) {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	problems := g.st.Check()
+	m, err := g.st.Meta()
+	if err != nil {
+		return nil, err
+	}
+	live := map[uint64]bool{}
+	err = g.st.ForEachDoc(func(_ *base.Doc, ords []uint64) error {
+		for _, o := range ords {
+			live[o] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if seq, err := g.bm.Seq(); err != nil {
+		problems = append(problems, err)
+	} else if seq != m.Seq {
+		problems = append(problems, fmt.Errorf("bm25 index reflects sequence %d, store is at %d", seq, m.Seq))
+	}
+	indexed := 0
+	err = g.bm.Ords(func(ord uint64) error {
+		indexed++
+		if !live[ord] && len(problems) < 100 {
+			problems = append(problems, fmt.Errorf("bm25 index has chunk %d, which the store does not", ord))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if indexed != len(live) {
+		problems = append(problems, fmt.Errorf("bm25 index has %d chunks, the store %d", indexed, len(live)))
+	}
+	if g.vec.Live() != len(live) {
+		problems = append(problems, fmt.Errorf("vector slab has %d live slots, the store %d chunks", g.vec.Live(), len(live)))
+	}
+	for o := range live {
+		if s, ok := g.vec.Slot(o); !ok || !s.Alive {
+			problems = append(problems, fmt.Errorf("vector slab has no live slot for chunk %d", o))
+			break
+		}
+	}
+	return problems, nil
+}
+
+// DocView is a document with its chunks, for `medkb show`.
+type DocView struct {
+	base.Doc
+	Chunks []ChunkView `json:"chunks"`
+}
+
+// ChunkView is one chunk as `medkb show` prints it.
+type ChunkView struct {
+	Ord     uint64   `json:"ord"`
+	Index   int      `json:"index"`
+	Tier    string   `json:"tier"`
+	Tokens  int      `json:"tokens"`
+	Text    string   `json:"text"`
+	TextB   string   `json:"text_b,omitempty"`
+	TokensB int      `json:"tokens_b,omitempty"`
+	Keys    []string `json:"keys,omitempty"`
+	NEntity int      `json:"n_entity"`
+	NTotal  int      `json:"n_total"`
+}
+
+// ErrNotFound is returned by Show for an unknown document id.
+var ErrNotFound = store.ErrNotFound
+
+// Show returns documents by id with their chunks.
+func (db *DB) Show(ids []string) ([]DocView, error) {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	var out []DocView
+	for _, id := range ids {
+		d, ords, err := g.st.Doc(id)
+		if err != nil {
+			return nil, err
+		}
+		if d == nil {
+			return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+		}
+		chunks, err := g.st.Chunks(ords)
+		if err != nil {
+			return nil, err
+		}
+		v := DocView{Doc: *d}
+		v.Vector = nil
+		for _, c := range chunks {
+			v.Chunks = append(v.Chunks, ChunkView{Ord: c.Ord, Index: c.Index, Tier: c.Tier.String(), Tokens: c.TokensA,
+				Text: c.Text, TextB: c.TextB, TokensB: c.TokensB, Keys: c.Keys, NEntity: c.NEntity, NTotal: c.NTotal})
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Export calls fn for every document, in id order, with tier and type resolved.
+func (db *DB) Export(fn func(*base.Doc) error) error {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return err
+	}
+	defer release()
+	return g.st.ForEachDoc(func(d *base.Doc, _ []uint64) error { return fn(d) })
+}
