@@ -1,13 +1,9 @@
 package dsl
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/medkb/medkb/dsl/internal/grammar"
 )
@@ -17,8 +13,8 @@ import (
 // why: a clause out of order or repeated, or a misspelled keyword.
 func diagnose(g *grammar.Parser, text source, toks []grammar.Token, i int, partial *grammar.Statement) *Error {
 	bad := toks[i]
-	exp := probe(g, toks[:i], bad.Pos)
-	exp.words = without(exp.words, alreadyGiven(partial))
+	exp := expectation(g.Expect(toks, i, partial))
+	exp.Words = without(exp.Words, alreadyGiven(partial))
 	if bad.Kind == grammar.KindEOF && i == 0 {
 		return text.errorf(Pos{Line: 1, Column: 1}, "empty statement; expected %s", exp)
 	}
@@ -30,74 +26,26 @@ func diagnose(g *grammar.Parser, text source, toks []grammar.Token, i int, parti
 	return text.errorf(at, "%s", msg)
 }
 
-// expectation is the set of tokens that could have stood where parsing
-// failed, in the order the grammar package lists them.
-type expectation struct {
-	words  []string // keywords, canonical spelling
-	puncts []string
-	str    bool // a string literal
-	num    bool // a number
-	name   bool // any bare name (keywords included)
-	end    bool // end of statement
-}
-
-// probe asks the parser itself what may follow prefix: it tries every
-// token of the vocabulary in turn at position at and keeps those the parser
-// consumes. The grammar is the only source of truth, so the lists stay
-// right when it changes. Probing costs one parse per candidate, paid only
-// when a statement is wrong.
-func probe(g *grammar.Parser, prefix []grammar.Token, at lexer.Position) expectation {
-	accepts := func(kind grammar.Kind, text string) bool {
-		toks := append(prefix[:len(prefix):len(prefix)], grammar.Token{Kind: kind, Text: text, Pos: at})
-		if kind != grammar.KindEOF {
-			after := at
-			after.Offset++
-			toks = append(toks, grammar.Token{Kind: grammar.KindEOF, Pos: after})
-		}
-		_, err := g.Parse(toks)
-		var perr participle.Error
-		return err == nil || errors.As(err, &perr) && perr.Position().Offset > at.Offset
-	}
-	var e expectation
-	e.name = accepts(grammar.KindIdent, "x")
-	if !e.name {
-		for _, w := range grammar.Words() {
-			if accepts(grammar.KindIdent, w) {
-				e.words = append(e.words, w)
-			}
-		}
-	}
-	e.end = accepts(grammar.KindEOF, "")
-	for _, p := range grammar.Puncts() {
-		if p == ";" && e.end {
-			continue // ";" only ever ends a statement
-		}
-		if accepts(grammar.KindPunct, p) {
-			e.puncts = append(e.puncts, p)
-		}
-	}
-	e.str = accepts(grammar.KindString, `"x"`)
-	e.num = accepts(grammar.KindNumber, "1")
-	return e
-}
+// expectation is what the grammar would have accepted, with a renderer.
+type expectation grammar.Expectation
 
 // String lists the expectation for a human: "FUSE, PACK or end of statement".
 func (e expectation) String() string {
 	var items []string
-	for _, p := range e.puncts {
+	for _, p := range e.Puncts {
 		items = append(items, fmt.Sprintf("%q", p))
 	}
-	items = append(items, e.words...)
-	if e.str {
+	items = append(items, e.Words...)
+	if e.AnyString {
 		items = append(items, "a string")
 	}
-	if e.num {
+	if e.AnyNumber {
 		items = append(items, "a number")
 	}
-	if e.name {
+	if e.AnyName {
 		items = append(items, "a name")
 	}
-	if e.end {
+	if e.End {
 		items = append(items, "end of statement")
 	}
 	switch len(items) {
@@ -109,14 +57,7 @@ func (e expectation) String() string {
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
-func (e expectation) has(word string) bool {
-	for _, w := range e.words {
-		if w == word {
-			return true
-		}
-	}
-	return false
-}
+func (e expectation) has(word string) bool { return indexOf(e.Words, word) >= 0 }
 
 // alreadyGiven lists the USING arms and PACK options participle filled in
 // before failing: the grammar allows them again, but build would reject a
@@ -181,10 +122,10 @@ func hint(bad grammar.Token, exp expectation, partial *grammar.Statement) string
 	if h := clauseHint(bad.Text, exp, partial); h != "" {
 		return h
 	}
-	if exp.str && !exp.num && !exp.name && len(exp.words) == 0 {
+	if exp.AnyString && !exp.AnyNumber && !exp.AnyName && len(exp.Words) == 0 {
 		return "strings go in double quotes"
 	}
-	if w := closest(bad.Text, exp.words); w != "" {
+	if w := closest(bad.Text, exp.Words); w != "" {
 		return "did you mean " + w + "?"
 	}
 	return ""
@@ -207,7 +148,7 @@ func clauseHint(word string, exp expectation, partial *grammar.Statement) string
 		return "EXPLAIN must come first"
 	case kw != "RETRIEVE" && exp.has("RETRIEVE"):
 		return `a statement starts with RETRIEVE "<query text>"`
-	case !exp.end:
+	case !exp.End:
 		return "" // inside a clause: the expected list says what is missing
 	}
 	present := presentClauses(partial)

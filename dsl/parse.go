@@ -39,7 +39,7 @@ func Parse(src string) (*Statement, error) {
 		return nil, text.errorf(text.posAt(off), "invalid UTF-8 (byte 0x%02x); a statement must be UTF-8 text", src[off])
 	}
 	g := grammarParser()
-	toks := g.Lex(src)
+	toks := grammar.Scan(src)
 	lexErr, lexAt := lexicalError(text, toks)
 	tree, err := g.Parse(toks)
 	if err != nil {

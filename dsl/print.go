@@ -2,8 +2,8 @@ package dsl
 
 import (
 	"strings"
-	"unicode"
 
+	"github.com/medkb/medkb/dsl/internal/grammar"
 	"github.com/medkb/medkb/internal/base"
 )
 
@@ -72,7 +72,7 @@ func printArm(name string, a *ArmSpec) string {
 
 func printCond(c Condition) string {
 	field := c.Field.Name
-	if key, ok := strings.CutPrefix(field, base.MetaPrefix); ok && !isName(key) {
+	if key, ok := strings.CutPrefix(field, base.MetaPrefix); ok && !grammar.IsName(key) {
 		field = base.MetaPrefix + quote(key)
 	}
 	vals := make([]string, len(c.Values))
@@ -87,7 +87,7 @@ func printCond(c Condition) string {
 
 func printValue(v Value) string {
 	switch {
-	case v.Kind == ValueName && isName(v.Text), v.Kind == ValueNumber && isDecimal(v.Text):
+	case v.Kind == ValueName && grammar.IsName(v.Text), v.Kind == ValueNumber && isDecimal(v.Text):
 		return v.Text
 	}
 	return quote(v.Text)
@@ -144,16 +144,4 @@ func printPack(p *PackClause) []string {
 		parts = append(parts, "now", quote(p.Now.Value))
 	}
 	return parts
-}
-
-// isName reports whether s lexes as one bare name: a letter or _, then
-// letters, marks, digits or _.
-func isName(s string) bool {
-	for i, r := range s {
-		letter := unicode.IsLetter(r) || r == '_'
-		if !letter && (i == 0 || !unicode.IsMark(r) && !unicode.IsNumber(r)) {
-			return false
-		}
-	}
-	return s != ""
 }

@@ -140,7 +140,7 @@ func TestAdjacencyMatchesTriples(t *testing.T) {
 func randomTriples(rng *rand.Rand, n, m int) []base.Triple {
 	types := []string{"A", "B", "C"}
 	rels := []string{"r", "s", "t"}
-	name := func(i int) (string, string) { return string(rune('a' + i%26)) + string(rune('a'+i/26)), types[i%3] }
+	name := func(i int) (string, string) { return string(rune('a'+i%26)) + string(rune('a'+i/26)), types[i%3] }
 	out := make([]base.Triple, m)
 	for i := range out {
 		h, ht := name(rng.IntN(n))

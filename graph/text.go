@@ -152,7 +152,7 @@ func chineseVerb(rel string) (string, bool) {
 	case "HAS_PROPERTY":
 		return "药性为", true
 	case "MERIDIAN":
-		return "归经", true
+		return "归", true
 	case "HAS_INGREDIENT":
 		return "含成分", true
 	}
@@ -180,7 +180,7 @@ func chineseType(t string) string {
 	case "HerbProperty":
 		return "药性"
 	case "Meridian":
-		return "归经"
+		return "经络"
 	}
 	return typeWords(t)
 }

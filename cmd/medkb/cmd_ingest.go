@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -70,12 +69,7 @@ func (e *env) ingestFile(cmd *cobra.Command, db *medkb.DB, path string, skipBad 
 		return err
 	}
 	defer f.Close()
-	var res *docio.Result
-	if strings.EqualFold(filepath.Ext(path), ".tsv") {
-		res, err = docio.ReadTSV(f, path)
-	} else {
-		res, err = docio.ReadJSONL(f, path)
-	}
+	res, err := docio.Read(f, path)
 	if err != nil {
 		return err
 	}

@@ -48,8 +48,8 @@ func classifyInputs(args []string) ([]input, error) {
 	var out []input
 	for _, p := range paths {
 		k, err := graph.Detect(p)
-		if errors.Is(err, graph.ErrUnknownFormat) && strings.EqualFold(filepath.Ext(p), ".tsv") {
-			k, err = graph.KindDocuments, nil // id<TAB>text
+		if errors.Is(err, graph.ErrUnknownFormat) {
+			k, err = graph.KindDocuments, nil // id<TAB>text, or bad lines the document reader names
 		}
 		if err != nil {
 			return nil, err

@@ -2,7 +2,6 @@ package bm25
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
@@ -43,14 +42,22 @@ func encodeOrd(ord uint64) string {
 	return string(b[:])
 }
 
-// decodeOrd reads an id written by encodeOrd.
+// decodeOrd reads an id written by encodeOrd, and nothing else.
 func decodeOrd(id string) (uint64, error) {
 	if len(id) != idLen {
 		return 0, fmt.Errorf("%w: document id %q is not %d hex digits", ErrCorrupt, id, idLen)
 	}
-	ord, err := strconv.ParseUint(id, 16, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%w: document id %q: %w", ErrCorrupt, id, err)
+	var ord uint64
+	for i := range idLen {
+		c := id[i]
+		switch {
+		case '0' <= c && c <= '9':
+			ord = ord<<4 | uint64(c-'0')
+		case 'a' <= c && c <= 'f':
+			ord = ord<<4 | uint64(c-'a'+10)
+		default:
+			return 0, fmt.Errorf("%w: document id %q is not %d lower-case hex digits", ErrCorrupt, id, idLen)
+		}
 	}
 	return ord, nil
 }

@@ -128,9 +128,13 @@ const (
 	statsKey = "medkb.bm25.lengths"
 )
 
-// create makes a new, empty index at dir. It builds it beside dir and
-// renames it into place, so a crash leaves either no index or a whole one.
+// create makes a new, empty index at dir, which must be missing or an
+// empty directory. It builds the index beside dir and renames it into
+// place, so a crash leaves either no index or a whole one.
 func create(dir string) error {
+	if err := removeEmptyDir(dir); err != nil {
+		return fmt.Errorf("bm25: create %s: %w", dir, err)
+	}
 	m, err := newMapping()
 	if err != nil {
 		return err
@@ -161,6 +165,21 @@ func create(dir string) error {
 		return fmt.Errorf("bm25: create %s: %w", dir, err)
 	}
 	return nil
+}
+
+// removeEmptyDir removes dir if it is an empty directory, does nothing if
+// it is missing, and fails otherwise.
+func removeEmptyDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case len(entries) > 0:
+		return fmt.Errorf("%s exists and holds no index", dir)
+	}
+	return os.Remove(dir)
 }
 
 // syncFile flushes a file or directory to stable storage.

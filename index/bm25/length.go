@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 
 	"github.com/medkb/medkb/internal/base"
@@ -81,8 +82,9 @@ func (an analyzers) analyze(adds []Doc) []analysis.TokenStream {
 // live chunk count and a field cardinality from which bleve's formula,
 // ceil(cardinality / count), yields our avgdl (rounded up to a whole
 // token). bleve insists on an entry for every field a query touches, so the
-// filter fields get one too; their searchers do not score, so the value
-// does not matter. Without statistics (a new or empty index) ctx is
+// filter fields get one too, as does the pseudo-field scorch gives the
+// merged postings of an unscored AND or OR; those searchers do not score,
+// so the value does not matter. Without statistics (a new or empty index) ctx is
 // returned as is.
 func (ix *Index) withStats(ctx context.Context, f base.Filter) (context.Context, error) {
 	ix.statsMu.Lock()
@@ -100,6 +102,8 @@ func (ix *Index) withStats(ctx context.Context, f base.Filter) (context.Context,
 	for _, c := range f {
 		card[c.Field] = 1
 	}
+	card[scorch.OptimizeTFRConjunctionUnadornedField] = 1
+	card[scorch.OptimizeTFRDisjunctionUnadornedField] = 1
 	return context.WithValue(ctx, search.BM25StatsKey, &search.BM25Stats{
 		DocCount:         float64(n),
 		FieldCardinality: card,

@@ -81,6 +81,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 
 	doc := mapping.NewDocumentMapping()
 	doc.Dynamic = false
+	doc.AddSubDocumentMapping("_all", mapping.NewDocumentDisabledMapping()) // no catch-all field
 
 	text := mapping.NewTextFieldMapping()
 	text.Analyzer = textAnalyzer
@@ -112,7 +113,6 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	}
 	return im, nil
 }
-
 
 func keywordMapping() *mapping.FieldMapping {
 	m := mapping.NewKeywordFieldMapping()

@@ -191,7 +191,7 @@ func TestSegmentsMapToRuleTiers(t *testing.T) {
 	}
 }
 
-func TestTextRulesOrderedByTier(t *testing.T) {
+func TestTextRulesWellFormed(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range TextRules {
 		if seen[r.Name] {

@@ -25,26 +25,34 @@ import (
 // of b. Without keys there is no state B: b is "". b is never longer than
 // s; should the fragments and separators ever outgrow s, b is s trimmed.
 func Compress(s string) (b string, nEntity, nTotal int) {
-	keys := Keys(s)
-	if len(keys) == 0 {
+	spans := keySpans(s)
+	if len(spans) == 0 {
 		return "", 0, 0
 	}
+	keys := distinctKeys(s, spans)
 	sep := "; "
 	if text.Lang(s) == "zh" {
 		sep = "；"
 	}
 	var frags []string
-	for _, sentence := range text.Sentences(s) {
-		if len(keySpans(sentence)) == 0 {
-			if conclusion.MatchString(sentence) {
+	rest := spans
+	for _, sent := range sentenceSpans(s) {
+		var inSentence [][2]int
+		inSentence, rest = spansWithin(rest, sent)
+		if len(inSentence) == 0 {
+			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) {
 				frags = append(frags, strings.TrimRight(sentence, ".。"))
 			}
 			continue
 		}
-		for _, clause := range clauses(sentence) {
-			if spans := keySpans(clause); len(spans) > 0 {
-				frags = append(frags, focus(clause, spans))
-			} else if conclusion.MatchString(clause) {
+		for _, cl := range clauseSpans(s, sent, inSentence) {
+			var inClause [][2]int
+			inClause, inSentence = spansWithin(inSentence, cl)
+			clause := s[cl[0]:cl[1]]
+			switch {
+			case len(inClause) > 0:
+				frags = append(frags, focus(clause, shift(inClause, -cl[0])))
+			case statesResult(clause):
 				frags = append(frags, strings.TrimRight(clause, ".。"))
 			}
 		}
@@ -61,36 +69,84 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 	return b, nEntity, len(keys)
 }
 
-// conclusion marks sentences that state a result in words rather than
-// numbers ("Biopsy shows adenocarcinoma"); they are kept whole.
-var conclusion = regexp.MustCompile(`(?i)\b(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated|diagnos[ie]s|impression|conclusions?|consistent with|compatible with|suggestive of|diagnostic of|confirm(?:s|ed))\b|示|诊断|结论|印象|考虑|符合`)
-
-// clauses splits a sentence at commas and semicolons (not at the comma of
-// 16,400), keeping each clause's text as written.
-func clauses(sentence string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(sentence); {
-		r, size := utf8.DecodeRuneInString(sentence[i:])
-		split := strings.ContainsRune(";，；", r) ||
-			r == ',' && !(i > 0 && isDigit(sentence[i-1]) && i+1 < len(sentence) && isDigit(sentence[i+1]))
-		if split {
-			out = appendClause(out, sentence[start:i])
-			start = i + size
-		}
-		i += size
-	}
-	return appendClause(out, sentence[start:])
-}
-
-func appendClause(out []string, c string) []string {
-	if c = strings.TrimSpace(c); c != "" {
-		out = append(out, c)
+// sentenceSpans returns the byte spans of the sentences of s.
+func sentenceSpans(s string) [][2]int {
+	var out [][2]int
+	cursor := 0
+	for _, sentence := range text.Sentences(s) {
+		// Sentences are trimmed substrings in order, separated by space
+		// only, so the first match from the cursor is the sentence itself.
+		start := cursor + strings.Index(s[cursor:], sentence)
+		cursor = start + len(sentence)
+		out = append(out, [2]int{start, cursor})
 	}
 	return out
 }
 
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+// spansWithin splits ordered spans into those inside r and those after r.
+// Spans that begin before r's end without fitting in r are dropped.
+func spansWithin(spans [][2]int, r [2]int) (in, rest [][2]int) {
+	i := 0
+	for ; i < len(spans) && spans[i][0] < r[1]; i++ {
+		if spans[i][0] >= r[0] && spans[i][1] <= r[1] {
+			in = append(in, spans[i])
+		}
+	}
+	return in, spans[i:]
+}
+
+func shift(spans [][2]int, by int) [][2]int {
+	out := make([][2]int, len(spans))
+	for i, sp := range spans {
+		out[i] = [2]int{sp[0] + by, sp[1] + by}
+	}
+	return out
+}
+
+// conclusion marks sentences that state a result in words rather than
+// numbers ("Biopsy shows adenocarcinoma"); they are kept whole.
+var conclusion = regexp.MustCompile(`(?i)\b(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated|diagnos[ie]s|impression|conclusions?|consistent with|compatible with|suggestive of|diagnostic of|confirm(?:s|ed))\b|示|诊断|结论|印象|考虑|符合`)
+
+// statesResult reports whether s states a result in words; a heading
+// ("Laboratory studies show:") does not.
+func statesResult(s string) bool {
+	return conclusion.MatchString(s) && !strings.HasSuffix(s, ":") && !strings.HasSuffix(s, "：")
+}
+
+// clauseSpans splits the sentence s[sent[0]:sent[1]] at commas and
+// semicolons, but never inside a key (the comma of 16,400, a finding's
+// object), and returns the trimmed clauses' spans.
+func clauseSpans(s string, sent [2]int, keys [][2]int) [][2]int {
+	var out [][2]int
+	add := func(start, end int) {
+		for start < end && isSpaceByte(s[start]) {
+			start++
+		}
+		for end > start && isSpaceByte(s[end-1]) {
+			end--
+		}
+		if start < end {
+			out = append(out, [2]int{start, end})
+		}
+	}
+	start := sent[0]
+	for i := sent[0]; i < sent[1]; {
+		r, size := utf8.DecodeRuneInString(s[i:sent[1]])
+		for len(keys) > 0 && keys[0][1] <= i {
+			keys = keys[1:]
+		}
+		insideKey := len(keys) > 0 && keys[0][0] <= i
+		if !insideKey && (r == ',' || strings.ContainsRune(";，；", r)) {
+			add(start, i)
+			start = i + size
+		}
+		i += size
+	}
+	add(start, sent[1])
+	return out
+}
+
+func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // Context kept around a key, in units: Latin words or CJK characters.
 const (
@@ -101,23 +157,27 @@ const (
 	fillerLinkers = "为是：:" // CJK linkers dropped next to a key
 )
 
-// focus reduces a clause to its keys and the words that name them.
+// focus reduces a clause to its keys and the words that name them. Spans
+// and units are both in order, so one pass over the units serves all keys.
 func focus(clause string, spans [][2]int) string {
 	units := splitUnits(clause)
 	keep := make([]bool, len(units))
+	i := 0
 	for _, sp := range spans {
-		first, last := -1, -1
-		for i, u := range units {
-			if u.end > sp[0] && u.start < sp[1] {
-				keep[i] = true
-				if first < 0 {
-					first = i
-				}
-				last = i
-			}
+		for i < len(units) && units[i].end <= sp[0] {
+			i++
 		}
+		first := i
+		for i < len(units) && units[i].start < sp[1] {
+			keep[i] = true
+			i++
+		}
+		if i == first {
+			continue // a key inside spaces only; cannot happen for trimmed keys
+		}
+		i-- // the last unit may also hold the next key ("38°C/100.4°F")
 		keepBefore(units, keep, first)
-		keepAfter(units, keep, last)
+		keepAfter(units, keep, i)
 	}
 	return render(clause, units, keep)
 }
@@ -232,7 +292,7 @@ func isFiller(word string) bool {
 		"of", "at", "to", "with", "and", "or", "but", "which", "who", "also", "noted",
 		"found", "measured", "showed", "shows", "show", "revealed", "reveals",
 		"demonstrated", "demonstrates", "there", "has", "had", "have", "on", "in", "by",
-		"as", "today":
+		"as", "today", "says", "said", "states", "stated", "reports", "reported":
 		return true
 	}
 	return false

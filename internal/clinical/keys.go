@@ -13,7 +13,7 @@ const (
 	num      = `\d+(?:[.,]\d+)*`
 	labUnits = `[×xX*]\s?10(?:\^?\d+|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\s?/\s?L|` +
 		`mL/min(?:/1\.73\s?m(?:2|²))?|mmol/L|[µμu]mol/L|nmol/L|pmol/L|mEq/L|mOsm/kg|mIU/mL|mIU/L|` +
-		`[µμu]IU/mL|IU/mL|IU/L|U/mL|U/L|mg/dL|mg/L|mg/24\s?h|g/dL|g/L|g/24\s?h|ng/mL|ng/dL|ng/L|` +
+		`[µμu]IU/mL|IU/mL|IU/L|U/mL|U/L|mg/dL|mg/mL|mg/L|mg/24\s?h|g/dL|g/L|g/24\s?h|ng/mL|ng/dL|ng/L|` +
 		`pg/mL|[µμu]g/mL|[µμu]g/dL|[µμu]g/L|mm/h(?:r)?\b|cells/[µμu]L|cells/mm3|copies/mL|/mm3|` +
 		`/mm\^3|/[µμu]L|/HPF|/hpf|/LPF|%`
 	vitalUnits = `mm\s?Hg|cm\s?H2O|℃|°C|°F|/min\b|bpm\b|beats/min|breaths/min|次/分|次/min`
@@ -69,10 +69,19 @@ const maxObjectWords = 3
 // statements (allergic to X, 青霉素过敏, 对X过敏). Every key is a substring of
 // s as written, so survival in a packed context is strings.Contains.
 func Keys(s string) []string {
-	spans := keySpans(s)
+	return distinctKeys(s, keySpans(s))
+}
+
+// distinctKeys returns the texts of spans, first occurrences only.
+func distinctKeys(s string, spans [][2]int) []string {
+	if len(spans) == 0 {
+		return nil
+	}
 	keys := make([]string, 0, len(spans))
+	seen := make(map[string]bool, len(spans))
 	for _, sp := range spans {
-		if k := s[sp[0]:sp[1]]; !slices.Contains(keys, k) {
+		if k := s[sp[0]:sp[1]]; !seen[k] {
+			seen[k] = true
 			keys = append(keys, k)
 		}
 	}
@@ -96,9 +105,18 @@ func keySpans(s string) [][2]int {
 	}
 	for _, re := range findingPatterns {
 		for _, m := range re.FindAllStringIndex(s, -1) {
-			if !strings.HasPrefix(s[m[1]:], "性") { // 过敏性鼻炎 is a disease, not an allergy
-				add(m[0], m[1])
+			start, end := m[0], m[1]
+			switch {
+			case strings.HasPrefix(s[end:], "性"): // 过敏性鼻炎 is a disease, not an allergy
+				continue
+			case strings.HasPrefix(s[end:], " for "): // "is positive for X"
+				end = withObject(s, end+len(" for"))
+			case strings.HasSuffix(s[start:end], "过敏") || strings.HasSuffix(s[start:end], "过敏史"):
+				if i := strings.Index(s[start:end], "对"); i > 0 { // "曾对X过敏" is "对X过敏"
+					start += i
+				}
 			}
+			add(start, end)
 		}
 	}
 	for _, re := range []*regexp.Regexp{findingWithObject, allergyWithObject} {

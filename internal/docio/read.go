@@ -186,3 +186,23 @@ func wrapRead(file string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", file, err)
 }
+
+// Read sniffs the format: a first non-blank character '{' means JSON
+// Lines, anything else TSV.
+func Read(r io.Reader, file string) (*Result, error) {
+	br := bufio.NewReader(r)
+	for {
+		b, err := br.Peek(1)
+		if err != nil { // empty input
+			return &Result{}, nil
+		}
+		if b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' {
+			br.ReadByte()
+			continue
+		}
+		if b[0] == '{' {
+			return ReadJSONL(br, file)
+		}
+		return ReadTSV(br, file)
+	}
+}

@@ -40,13 +40,9 @@ func keys(m map[string]bool) string {
 	return strings.Join(ks, " ")
 }
 
-// TestLexIsTotal: any text lexes, the last token is EOF, and the tokens
+// TestScanIsTotal: any text lexes, the last token is EOF, and the tokens
 // cover the input apart from whitespace and comments.
-func TestLexIsTotal(t *testing.T) {
-	p, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestScanIsTotal(t *testing.T) {
 	for src, want := range map[string]string{
 		`RETRIEVE "a\"b" -- c`:      `Ident:RETRIEVE String:"a\"b" EOF`,
 		"x #\u3000'y":               `Ident:x Char:# Char:' Ident:y EOF`,
@@ -56,7 +52,7 @@ func TestLexIsTotal(t *testing.T) {
 		"\"multi\nline\" --\n1.2.3": `String:"multi` + "\n" + `line" Number:1.2 Punct:. Number:3 EOF`,
 	} {
 		var got []string
-		for _, tok := range p.Lex(src) {
+		for _, tok := range Scan(src) {
 			if tok.Kind == KindEOF {
 				got = append(got, "EOF")
 				continue

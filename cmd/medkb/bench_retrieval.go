@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/medkb/medkb"
+	"github.com/medkb/medkb/dsl"
+	"github.com/medkb/medkb/index/bm25/ireval"
+	"github.com/medkb/medkb/internal/docio"
+)
+
+// retrievalMethods are the arms and fusions bench retrieval compares, as
+// query clauses; every method fetches enough chunks for recall@100.
+var retrievalMethods = []struct{ name, clauses string }{
+	{"bm25", "USING bm25(k=300)"},
+	{"vector", "USING vector(k=300)"},
+	{"rrf", "USING bm25(k=300), vector(k=300) FUSE rrf(k=60)"},
+	{"weighted", "USING bm25(k=300), vector(k=300) FUSE weighted"},
+}
+
+func benchRetrievalCmd(e *env) *cobra.Command {
+	var docs, queries, qrels string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "retrieval --docs F(.jsonl|.tsv) --queries F.tsv --qrels F.trec [--json]",
+		Short: "nDCG@10 and recall@100 of bm25, vector, rrf and weighted on a judged collection",
+		Long: `Ingests the documents into a temporary store and runs every query with each
+method through the query language. Rankings are by document: a document
+takes the rank of its best chunk. nDCG@10 uses the graded judgements as
+gains; recall@100 counts grade >= 1 as relevant. Queries are "id<TAB>text",
+qrels TREC "qid 0 docid grade".`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if docs == "" || queries == "" || qrels == "" {
+				return fmt.Errorf("--docs, --queries and --qrels are required")
+			}
+			out, err := benchRetrieval(cmd.Context(), docs, queries, qrels)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return e.writeJSON(out)
+			}
+			fmt.Fprintf(e.stdout, "%d documents, %d judged queries (ingest %.1fs)\n", out.Docs, out.Queries, out.IngestSeconds)
+			names := make([]string, 0, len(out.Methods))
+			for n := range out.Methods {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				m := out.Methods[n]
+				fmt.Fprintf(e.stdout, "%-9s nDCG@10 %.4f  recall@100 %.4f\n", n, m["ndcg@10"], m["recall@100"])
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&docs, "docs", "", "documents: JSON Lines, or TSV id<TAB>text")
+	c.Flags().StringVar(&queries, "queries", "", "queries: TSV id<TAB>text")
+	c.Flags().StringVar(&qrels, "qrels", "", "judgements: TREC qid 0 docid grade")
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}
+
+type retrievalReport struct {
+	Docs          int                           `json:"docs"`
+	Queries       int                           `json:"queries"`
+	IngestSeconds float64                       `json:"ingest_seconds"`
+	Methods       map[string]map[string]float64 `json:"methods"`
+}
+
+func benchRetrieval(ctx context.Context, docsPath, queriesPath, qrelsPath string) (*retrievalReport, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := readDocs(docsPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	qs, err := readPairs(queriesPath)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(qrelsPath)
+	if err != nil {
+		return nil, err
+	}
+	judged, err := ireval.ReadQrels(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", qrelsPath, err)
+	}
+	dir, err := os.MkdirTemp("", "medkb-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	db, err := medkb.Open(filepath.Join(dir, "kb"), nil)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	start := time.Now()
+	if _, err := db.Ingest(ctx, res.Docs); err != nil {
+		return nil, err
+	}
+	out := &retrievalReport{Docs: len(res.Docs), IngestSeconds: time.Since(start).Seconds(), Methods: map[string]map[string]float64{}}
+	for _, m := range retrievalMethods {
+		runs := map[string][]string{}
+		for id, text := range qs {
+			if _, ok := judged[id]; !ok {
+				continue
+			}
+			r, err := db.Query(ctx, fmt.Sprintf("RETRIEVE %s %s LIMIT 600", dsl.Quote(text), m.clauses))
+			if err != nil {
+				return nil, fmt.Errorf("query %s: %w", id, err)
+			}
+			runs[id] = docRanking(r)
+		}
+		out.Queries = len(runs)
+		out.Methods[m.name] = map[string]float64{
+			"ndcg@10":    ireval.Mean(judged, runs, func(r []string, g map[string]int) float64 { return ireval.NDCG(r, g, 10) }),
+			"recall@100": ireval.Mean(judged, runs, func(r []string, g map[string]int) float64 { return ireval.Recall(r, g, 100, 1) }),
+		}
+	}
+	return out, nil
+}
+
+// docRanking turns ranked chunks into ranked documents (best chunk wins).
+func docRanking(r *medkb.Result) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, it := range r.Items {
+		if it.Doc != "" && !seen[it.Doc] {
+			seen[it.Doc] = true
+			out = append(out, it.Doc)
+		}
+	}
+	return out
+}
+
+func readDocs(path string) (*docio.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return docio.Read(f, path)
+}
+
+func readPairs(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]string{}
+	err = ireval.ReadPairs(f, func(id, text string) error { out[id] = text; return nil })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,279 @@
+package bm25
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// find runs a query expected to succeed and returns the ordinals found.
+func find(t *testing.T, ix *Index, text string, k int, f base.Filter) []uint64 {
+	t.Helper()
+	hits, err := ix.Search(context.Background(), text, k, f)
+	if err != nil {
+		t.Fatalf("Search(%q, %v): %v", text, f, err)
+	}
+	ords := make([]uint64, len(hits))
+	for i, h := range hits {
+		ords[i] = h.Ord
+	}
+	return ords
+}
+
+// sorted returns the ordinals found in ascending order.
+func sorted(ords []uint64) []uint64 {
+	s := slices.Clone(ords)
+	slices.Sort(s)
+	return s
+}
+
+func apply(t *testing.T, ix *Index, seq uint64, deletes []uint64, adds ...Doc) {
+	t.Helper()
+	if err := ix.Apply(seq, deletes, adds); err != nil {
+		t.Fatalf("Apply(%d): %v", seq, err)
+	}
+}
+
+// allOrds returns what Ords reports.
+func allOrds(t *testing.T, ix *Index) []uint64 {
+	t.Helper()
+	var ords []uint64
+	if err := ix.Ords(func(o uint64) error { ords = append(ords, o); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return ords
+}
+
+// checkConsistent asserts that Count and Ords agree with want.
+func checkConsistent(t *testing.T, ix *Index, want ...uint64) {
+	t.Helper()
+	n, err := ix.Count()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := allOrds(t, ix)
+	if n != uint64(len(want)) || !slices.Equal(got, want) {
+		t.Fatalf("index holds %d chunks %v, want %v", n, got, want)
+	}
+}
+
+func TestApplyDeleteUpsert(t *testing.T) {
+	ix := openTemp(t)
+	checkConsistent(t, ix)
+
+	apply(t, ix, 1, nil,
+		Doc{Ord: 10, Text: "aspirin lowers fever"},
+		Doc{Ord: 11, Text: "ibuprofen lowers fever and pain"},
+		Doc{Ord: 12, Text: "statins lower cholesterol"},
+	)
+	checkConsistent(t, ix, 10, 11, 12)
+	if got := sorted(find(t, ix, "fever", 10, nil)); !slices.Equal(got, []uint64{10, 11}) {
+		t.Errorf("fever: got %v, want [10 11]", got)
+	}
+
+	apply(t, ix, 2, []uint64{11, 99}, Doc{Ord: 10, Text: "aspirin thins blood"}) // 99 was never indexed
+	checkConsistent(t, ix, 10, 12)
+	if got := find(t, ix, "fever", 10, nil); len(got) != 0 {
+		t.Errorf("fever after delete and upsert: got %v, want nothing", got)
+	}
+	if got := find(t, ix, "blood", 10, nil); !slices.Equal(got, []uint64{10}) {
+		t.Errorf("blood after upsert: got %v, want [10]", got)
+	}
+
+	// Deleted and re-added in one batch: the add wins.
+	apply(t, ix, 3, []uint64{12}, Doc{Ord: 12, Text: "statins lower LDL"})
+	checkConsistent(t, ix, 10, 12)
+	if got := find(t, ix, "ldl", 10, nil); !slices.Equal(got, []uint64{12}) {
+		t.Errorf("ldl: got %v, want [12]", got)
+	}
+
+	// A batch of deletes only.
+	apply(t, ix, 4, []uint64{10, 12})
+	checkConsistent(t, ix)
+}
+
+func TestSeqRoundTrip(t *testing.T) {
+	dir := t.TempDir() + "/bm25"
+	ix, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seq, err := ix.Seq(); err != nil || seq != 0 {
+		t.Fatalf("new index: Seq = %d, %v; want 0", seq, err)
+	}
+	apply(t, ix, 5, nil, Doc{Ord: 1, Text: "chest pain"})
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	ix, err = Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seq, err := ix.Seq(); err != nil || seq != 5 {
+		t.Fatalf("reopened: Seq = %d, %v; want 5", seq, err)
+	}
+	checkConsistent(t, ix, 1)
+	if err := ix.Apply(4, nil, nil); !errors.Is(err, ErrStaleSeq) {
+		t.Errorf("Apply(4) over 5: %v, want ErrStaleSeq", err)
+	}
+	apply(t, ix, 5, nil, Doc{Ord: 2, Text: "chest pain again"}) // replay at the same seq
+	apply(t, ix, 7, nil)                                       // seq only
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	ro, err := Open(dir, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if seq, err := ro.Seq(); err != nil || seq != 7 {
+		t.Fatalf("read-only: Seq = %d, %v; want 7", seq, err)
+	}
+	checkConsistent(t, ro, 1, 2)
+	if got := sorted(find(t, ro, "pain", 10, nil)); !slices.Equal(got, []uint64{1, 2}) {
+		t.Errorf("read-only search: got %v, want [1 2]", got)
+	}
+	if err := ro.Apply(8, nil, nil); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Apply on read-only: %v, want ErrReadOnly", err)
+	}
+	if err := ro.Compact(context.Background()); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Compact on read-only: %v, want ErrReadOnly", err)
+	}
+}
+
+func TestStemmingAndCase(t *testing.T) {
+	ix := openTemp(t)
+	apply(t, ix, 1, nil,
+		Doc{Ord: 1, Text: "A benign tumor of the liver."},
+		Doc{Ord: 2, Text: "The patient's RUNNING nose resolved."},
+		Doc{Ord: 3, Text: "Ｆｅｖｅｒ recorded at night"}, // full-width Latin
+	)
+	for _, tc := range []struct {
+		query string
+		want  []uint64
+	}{
+		{"tumors", []uint64{1}},
+		{"TUMOUR tumor", []uint64{1}},
+		{"runs", []uint64{2}},
+		{"patient", []uint64{2}},
+		{"fever", []uint64{3}},
+		{"the of a", nil}, // stop words only: nothing to match
+	} {
+		if got := find(t, ix, tc.query, 10, nil); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: got %v, want %v", tc.query, got, tc.want)
+		}
+	}
+}
+
+func TestCJK(t *testing.T) {
+	ix := openTemp(t)
+	apply(t, ix, 1, nil,
+		Doc{Ord: 1, Text: "患者三天前出现发热和咳嗽，伴有头痛。"},
+		Doc{Ord: 2, Text: "血压正常，心率每分钟八十次。"},
+		Doc{Ord: 3, Text: "Fever and cough for three days, 发热 noted."},
+	)
+	for _, tc := range []struct {
+		query string
+		want  []uint64
+	}{
+		{"发热", []uint64{1, 3}},
+		{"咳嗽", []uint64{1}},
+		{"头痛 心率", []uint64{1, 2}},
+		{"发烧", nil}, // a different word sharing one character
+		{"cough", []uint64{3}},
+	} {
+		if got := sorted(find(t, ix, tc.query, 10, nil)); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: got %v, want %v", tc.query, got, tc.want)
+		}
+	}
+}
+
+// TestTieBreak checks that equal scores come out by ascending ordinal, also
+// when the cut at k falls inside the tie and the chunks sit in several
+// segments.
+func TestTieBreak(t *testing.T) {
+	ix := openTemp(t)
+	ords := rand.New(rand.NewPCG(1, 1)).Perm(40)
+	for i := 0; i < len(ords); i += 10 {
+		var docs []Doc
+		for _, o := range ords[i : i+10] {
+			docs = append(docs, Doc{Ord: uint64(100 + o), Text: "sepsis screening protocol"})
+		}
+		apply(t, ix, uint64(i+1), nil, docs...)
+	}
+	apply(t, ix, 100, nil, Doc{Ord: 500, Text: "sepsis sepsis sepsis"}) // best, whatever its ord
+	if got, want := find(t, ix, "sepsis", 4, nil), []uint64{500, 100, 101, 102}; !slices.Equal(got, want) {
+		t.Errorf("top 4: got %v, want %v", got, want)
+	}
+	if got, want := find(t, ix, "sepsis", 1, nil), []uint64{500}; !slices.Equal(got, want) {
+		t.Errorf("top 1: got %v, want %v", got, want)
+	}
+	hits, err := ix.Search(context.Background(), "sepsis protocol", 50, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 41 || !slices.IsSortedFunc(hits, func(a, b Hit) int {
+		if a.Score != b.Score {
+			return map[bool]int{true: -1, false: 1}[a.Score > b.Score]
+		}
+		return int(a.Ord) - int(b.Ord)
+	}) {
+		t.Errorf("hits not ordered by score, then ord: %v", hits)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	ix := openTemp(t)
+	apply(t, ix, 1, nil, Doc{Ord: 1, Text: "anything", Tier: base.T1})
+	ctx := context.Background()
+	tier := base.Filter{{Field: base.FieldTier, Op: base.OpEq, Values: []string{"T1"}}}
+	for _, text := range []string{"", " \t\n"} {
+		if _, err := ix.Search(ctx, text, 10, nil); !errors.Is(err, ErrEmptyQuery) {
+			t.Errorf("Search(%q): %v, want ErrEmptyQuery", text, err)
+		}
+		if _, err := ix.Search(ctx, text, 10, tier); !errors.Is(err, ErrEmptyQuery) {
+			t.Errorf("Search(%q) with filter: %v, want ErrEmptyQuery", text, err)
+		}
+	}
+	if _, err := ix.Search(ctx, "anything", 0, nil); err == nil {
+		t.Error("Search with k = 0: no error")
+	}
+}
+
+func TestScoreIsBM25(t *testing.T) {
+	ix := openTemp(t)
+	apply(t, ix, 1, nil,
+		Doc{Ord: 1, Text: "alpha alpha beta beta"},
+		Doc{Ord: 2, Text: "alpha"},
+		Doc{Ord: 3, Text: "zeta zeta zeta zeta zeta zeta"},
+	)
+	hits, err := ix.Search(context.Background(), "alpha", 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// N = 3, n(alpha) = 2, avgdl = ceil(11/3) = 4, k1 = 1.2, b = 0.75.
+	// bleve takes tf = sqrt(freq) and omits the constant factor (k1 + 1);
+	// for one query term its query normalisation cancels out. bleve's own
+	// avgdl would be ceil(3 distinct terms / 3) = 1.
+	idf := math.Log(1 + (3-2+0.5)/(2+0.5))
+	bm25 := func(freq, dl float64) float64 {
+		tf := math.Sqrt(freq)
+		return idf * tf * 1.2 / (tf + 1.2*(1-0.75+0.75*dl/4))
+	}
+	want := []Hit{{2, bm25(1, 1)}, {1, bm25(2, 4)}}
+	if len(hits) != len(want) {
+		t.Fatalf("hits %v, want %v", hits, want)
+	}
+	for i := range want {
+		if hits[i].Ord != want[i].Ord || math.Abs(hits[i].Score-want[i].Score) > 1e-6*want[i].Score {
+			t.Errorf("hit %d = %+v, want %+v", i, hits[i], want[i])
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package clinical
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestKeys(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"", nil},
+		{"No values here.", nil},
+		{"Troponin I 2.3 ng/mL.", []string{"2.3 ng/mL"}},
+		{"WBC 12.5×10^9/L, PLT 210 x10^9/L.", []string{"12.5×10^9/L", "210 x10^9/L"}},
+		{"CT shows an 8 mm × 6 mm nodule.", []string{"8 mm × 6 mm"}},
+		{"Mass 3.2×2.1×1.5cm in size.", []string{"3.2×2.1×1.5cm"}},
+		{"超声示左肾4～5cm囊肿。", []string{"4～5cm"}},
+		{"Lesions of 3-5 cm.", []string{"3-5 cm"}},
+		{"Fibrinogen 83 mg/mL (N = 200–430 mg/dL)", []string{"83 mg/mL", "200–430 mg/dL"}},
+		{"Blood pressure is 125/85 mm Hg.", []string{"125/85 mm Hg"}},
+		{"血压150/95mmHg，心率88次/分。", []string{"150/95mmHg", "88次/分"}},
+		{"Temperature 38°C (100.4°F), pulse 93/min.", []string{"38°C", "100.4°F", "93/min"}},
+		{"体温37.8℃。", []string{"37.8℃"}},
+		{"Leukocyte count 16,400/mm3", []string{"16,400/mm3"}},
+		{"Segmented neutrophils 56%", []string{"56%"}},
+		{"D-dimer 965 ng/mL (N < 500 ng/mL)", []string{"965 ng/mL", "< 500 ng/mL"}},
+		{"血肌酐256μmol/L，血钾5.8mmol/L。", []string{"256μmol/L", "5.8mmol/L"}},
+		{"Creatinine 2.8 mg/dL and creatinine 2.8 mg/dL again.", []string{"2.8 mg/dL"}},
+		{"Biopsy is positive for malignancy and negative for lymphoma.", []string{"Biopsy is positive for malignancy", "negative for lymphoma"}},
+		{"A urine pregnancy test is negative.", []string{"pregnancy test is negative"}},
+		{"ER positive, HER2-negative.", []string{"ER positive", "HER2-negative"}},
+		{"抗核抗体阴性，尿蛋白阳性。", []string{"抗核抗体阴性", "尿蛋白阳性"}},
+		{"HBsAg (+), 尿蛋白(+++)，隐血（-）。", []string{"HBsAg (+)", "尿蛋白(+++)", "隐血（-）"}},
+		{"There is no evidence of metastatic disease.", []string{"no evidence of metastatic disease"}},
+		{"胸片未见明显异常。", []string{"未见明显异常"}},
+		{"He is allergic to penicillin and sulfa.", []string{"allergic to penicillin"}},
+		{"Allergies: no known drug allergies.", []string{"no known drug allergies"}},
+		{"患者青霉素过敏。", []string{"患者青霉素过敏"}},
+		{"曾对碘造影剂过敏。", []string{"对碘造影剂过敏"}},
+		{"过敏性鼻炎病史。", nil},
+		{"A 67-year-old man with a 2-day history.", nil},
+		{"CO2 25 mEq/L", []string{"25 mEq/L"}},
+	}
+	for _, tt := range tests {
+		got := Keys(tt.text)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Keys(%q)\n got %q\nwant %q", tt.text, got, tt.want)
+		}
+		checkKeys(t, tt.text, got)
+	}
+}
+
+// checkKeys asserts the Keys invariants: substrings, no repeats.
+func checkKeys(t *testing.T, text string, keys []string) {
+	t.Helper()
+	for i, k := range keys {
+		if k == "" || !strings.Contains(text, k) {
+			t.Fatalf("key %q is empty or not a substring of %q", k, text)
+		}
+		if slices.Contains(keys[:i], k) {
+			t.Fatalf("key %q repeats in %q", k, keys)
+		}
+	}
+}
+
+func TestCompress(t *testing.T) {
+	tests := []struct {
+		name         string
+		text         string
+		want         string
+		nEntity, all int
+	}{
+		{"no keys, no state B", "The patient tolerated the procedure well.", "", 0, 0},
+		{"names kept next to values",
+			"His temperature is 38°C (100.4°F), pulse is 93/min, and blood pressure is 125/85 mm Hg.",
+			"temperature 38°C (100.4°F); pulse 93/min; blood pressure 125/85 mm Hg", 4, 4},
+		{"filler sentences dropped",
+			"The specimen was received in formalin. Serum creatinine was elevated at 2.8 mg/dL. Clinical correlation is recommended.",
+			"Serum creatinine elevated 2.8 mg/dL", 1, 1},
+		{"result sentence kept whole",
+			"Biopsy shows adenocarcinoma, positive for TTF-1. Please call with questions.",
+			"Biopsy shows adenocarcinoma; positive for TTF-1", 1, 1},
+		{"lab lines",
+			"Laboratory studies show:\nHemoglobin 14 g/dL\nLeukocyte count 16,400/mm3",
+			"Hemoglobin 14 g/dL; Leukocyte count 16,400/mm3", 2, 2},
+		{"size with its object",
+			"A CT of the chest shows a 3.2 cm mass in the right upper lobe.",
+			"CT chest 3.2 cm mass", 1, 1},
+		{"chinese",
+			"患者一般情况可。血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性。建议定期随访。",
+			"白细胞12.5×10^9/L；血红蛋白98g/L；抗核抗体阴性", 3, 3},
+		{"chinese result clause",
+			"超声示左肾4～5cm囊肿，边界清。请结合临床。",
+			"超声示左肾4～5cm囊肿", 1, 1},
+		{"allergy", "He says he is allergic to penicillin, which gave him hives as a child.",
+			"allergic to penicillin", 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, n, all := Compress(tt.text)
+			if b != tt.want || n != tt.nEntity || all != tt.all {
+				t.Errorf("Compress(%q)\n got %q %d/%d\nwant %q %d/%d", tt.text, b, n, all, tt.want, tt.nEntity, tt.all)
+			}
+			checkCompress(t, tt.text, b, n, all)
+		})
+	}
+}
+
+// checkCompress asserts the Compress invariants.
+func checkCompress(t *testing.T, text, b string, nEntity, nTotal int) {
+	t.Helper()
+	keys := Keys(text)
+	if nTotal != len(keys) || nEntity > nTotal || nEntity < 0 {
+		t.Fatalf("Compress(%q): nEntity %d, nTotal %d, %d keys", text, nEntity, nTotal, len(keys))
+	}
+	if len(b) > len(text) {
+		t.Fatalf("Compress(%q) = %q is longer than the text", text, b)
+	}
+	if (b == "") != (len(keys) == 0) {
+		t.Fatalf("Compress(%q) = %q with %d keys", text, b, len(keys))
+	}
+	kept := 0
+	for _, k := range keys {
+		if strings.Contains(b, k) {
+			kept++
+		}
+	}
+	if kept != nEntity {
+		t.Fatalf("Compress(%q): nEntity %d, but %d keys survive in %q", text, nEntity, kept, b)
+	}
+}
+
+func FuzzKeysCompress(f *testing.F) {
+	for _, s := range []string{
+		"Troponin 2.3 ng/mL", "WBC 12.5×10^9/L", "8 mm × 6 mm", "4～5cm", "125/85 mm Hg", "阴性", "(+)",
+		"positive for ", "allergic to", "对过敏", "未见", "\xff2.3 mg/dL", "1,2,3,4 mg", "CT示结节8mm，边界清。",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkKeys(t, s, Keys(s))
+		b, n, all := Compress(s)
+		checkCompress(t, s, b, n, all)
+	})
+}

@@ -1,0 +1,186 @@
+package rrce
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/medkb/medkb/index/embed"
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/clinical"
+	"github.com/medkb/medkb/internal/text"
+	"github.com/medkb/medkb/planner/pack"
+)
+
+// Options says how cases become packing candidates.
+type Options struct {
+	// NoiseRatio is the number of noise segments added per signal
+	// segment; 0 adds none.
+	NoiseRatio int
+	// Seed fixes the noise and the shuffle.
+	Seed int64
+	// GoldTiers packs segments with their gold tier when they have one,
+	// instead of classifying them with clinical.Classify.
+	GoldTiers bool
+	// Embedder computes Sim; nil means embed.NewHash(384).
+	Embedder embed.Embedder
+	// Tokenizer costs the states; nil means text.NewTokenizer().
+	Tokenizer text.Tokenizer
+	// ShiftSim packs with (1+cos)/2 instead of the cosine. Sentence
+	// encoders give unrelated medical texts cosines around 0.1-0.4, while
+	// hash-v1 centres them on 0, where the packer's clamp at 0 and the
+	// product W*Sim leave the tier weights little to act on; the shift
+	// imitates the encoders' positive offset. Off by default (the paper's
+	// formula uses the cosine).
+	ShiftSim bool
+}
+
+// DefaultOptions is the paper's protocol: 1:12 noise, classified tiers.
+func DefaultOptions() Options {
+	return Options{NoiseRatio: DefaultNoiseRatio, Seed: 1}
+}
+
+// Suite is a set of cases turned into packing candidates once, so that
+// every window, strategy and parameter setting reuses the embeddings and
+// token counts.
+type Suite struct {
+	cases []prepared
+	count func(string) int
+}
+
+type prepared struct {
+	id     string
+	now    base.Day
+	cands  []pack.Candidate
+	signal []signalSeg
+}
+
+// signalSeg is a signal segment to account for after packing.
+type signalSeg struct {
+	cand int      // index into cands
+	keys []string // must all be in the packed state's text
+	t1t2 bool     // counts for RRCE (gold tier, else classified)
+}
+
+// Prepare adds noise to the cases and builds their candidates: tier,
+// state B (clinical.Compress, T1/T2 only), tokens, and the similarity of
+// each state to the query.
+func Prepare(ctx context.Context, cases []Case, opt Options) (*Suite, error) {
+	if opt.Embedder == nil {
+		opt.Embedder = embed.NewHash(384)
+	}
+	if opt.Tokenizer == nil {
+		tok, err := text.NewTokenizer()
+		if err != nil {
+			return nil, err
+		}
+		opt.Tokenizer = tok
+	}
+	noisy := cases
+	if opt.NoiseRatio > 0 {
+		noisy = AddNoise(cases, opt.NoiseRatio, opt.Seed)
+	}
+	s := &Suite{cases: make([]prepared, len(noisy)), count: opt.Tokenizer.Count}
+	errs := make([]error, len(noisy))
+	parallel(len(noisy), func(_, i int) {
+		s.cases[i], errs[i] = prepareCase(ctx, &noisy[i], &opt)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Len returns the number of cases.
+func (s *Suite) Len() int { return len(s.cases) }
+
+func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
+	now, _ := base.ParseDay(c.Now) // checked by ReadCases
+	p := prepared{id: c.ID, now: now, cands: make([]pack.Candidate, len(c.Segments))}
+	texts := []string{c.Query}
+	hasB := make([]bool, len(c.Segments))
+	for i, seg := range c.Segments {
+		classified, _ := clinical.Classify(seg.Type, base.TierNone, seg.Text)
+		tier, evalTier := classified, classified
+		if seg.Tier.Valid() {
+			evalTier = seg.Tier
+			if opt.GoldTiers {
+				tier = seg.Tier
+			}
+		}
+		day, _ := base.ParseDay(seg.Time)
+		cand := pack.Candidate{ID: seg.ID, Tier: tier, Day: day, Rank: i,
+			A: pack.State{Text: seg.Text, Tokens: opt.Tokenizer.Count(seg.Text)}}
+		texts = append(texts, seg.Text)
+		if tier == base.T1 || tier == base.T2 {
+			if b, kept, total := clinical.Compress(seg.Text); b != "" {
+				cand.B = &pack.State{Text: b, Tokens: opt.Tokenizer.Count(b)}
+				cand.NEntity, cand.NTotal = kept, total
+				hasB[i] = true
+				texts = append(texts, b)
+			}
+		}
+		p.cands[i] = cand
+		if seg.Signal {
+			keys := seg.Keys
+			if keys == nil {
+				keys = clinical.Keys(seg.Text)
+			}
+			p.signal = append(p.signal, signalSeg{cand: i, keys: keys, t1t2: evalTier == base.T1 || evalTier == base.T2})
+		}
+	}
+	vecs, err := opt.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return prepared{}, fmt.Errorf("case %q: embedding: %w", c.ID, err)
+	}
+	sim := func(v []float32) float64 {
+		cos := dot(vecs[0], v)
+		if opt.ShiftSim {
+			return (1 + cos) / 2
+		}
+		return cos
+	}
+	next := 1
+	for i := range p.cands {
+		p.cands[i].A.Sim = sim(vecs[next])
+		next++
+		if hasB[i] {
+			p.cands[i].B.Sim = sim(vecs[next])
+			next++
+		}
+	}
+	return p, nil
+}
+
+func dot(a, b []float32) float64 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return float64(s)
+}
+
+// workers is how many goroutines parallel uses.
+func workers() int { return runtime.GOMAXPROCS(0) }
+
+// parallel runs f(worker, i) for i in 0..n-1 on workers() goroutines;
+// worker (0..workers()-1) lets f keep per-goroutine scratch space.
+func parallel(n int, f func(worker, i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := range workers() {
+		wg.Go(func() {
+			for i := range next {
+				f(w, i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

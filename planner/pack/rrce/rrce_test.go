@@ -1,0 +1,293 @@
+package rrce
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
+	"github.com/medkb/medkb/planner/pack"
+)
+
+var rewrite = flag.Bool("rewrite", false, "rewrite the golden files under testdata/ with the actual output")
+
+// golden compares got with testdata/name, or rewrites it with -rewrite.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *rewrite {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -rewrite to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run with -rewrite to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+func tinyCases(t *testing.T) []Case {
+	t.Helper()
+	cases, err := ReadCasesFile(filepath.Join("testdata", "cases.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+func tinySuite(t *testing.T, opt Options) *Suite {
+	t.Helper()
+	s, err := Prepare(context.Background(), tinyCases(t), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestReport pins the whole pipeline on the tiny English and Chinese set:
+// noise, tiers, compression, similarity, packing and survival.
+func TestReport(t *testing.T) {
+	rep, err := tinySuite(t, DefaultOptions()).Run(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.golden", string(js)+"\n\n"+table.String())
+	var svg strings.Builder
+	if err := rep.WriteSVG(&svg); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "rrce.svg", svg.String())
+
+	if rep.Cases != 4 || rep.ExactSkipped != 0 || rep.RatioPairs == 0 {
+		t.Errorf("cases %d, exact skipped %d, ratio pairs %d", rep.Cases, rep.ExactSkipped, rep.RatioPairs)
+	}
+	for _, st := range pack.Strategies {
+		if len(rep.RRCE[st.String()]) != len(DefaultWindows) {
+			t.Errorf("%s: RRCE has %d windows", st, len(rep.RRCE[st.String()]))
+		}
+	}
+	if r := rep.UtilityRatioVsExact; r <= 0 || r > 1+1e-9 {
+		t.Errorf("ebm/exact utility ratio %v outside (0, 1]", r)
+	}
+}
+
+// TestWithoutNoiseEverythingFits: the tiny cases alone fit in 2048 tokens,
+// so every strategy keeps every T1/T2 signal segment whole.
+func TestWithoutNoiseEverythingFits(t *testing.T) {
+	opt := DefaultOptions()
+	opt.NoiseRatio = 0
+	cfg := DefaultConfig()
+	cfg.Windows = []int{2048}
+	rep, err := tinySuite(t, opt).Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for st, row := range rep.RRCE {
+		if st == "exact" {
+			continue // exact drops zero-utility blocks even when they fit
+		}
+		if row["2048"] != 1 {
+			t.Errorf("%s: RRCE %v at 2048 without noise, want 1", st, row["2048"])
+		}
+	}
+}
+
+func TestSurvivors(t *testing.T) {
+	c := &prepared{
+		cands: make([]pack.Candidate, 4),
+		signal: []signalSeg{
+			{cand: 0, keys: []string{"2.8 mg/dL", "5.9 mmol/L"}, t1t2: true},
+			{cand: 1, keys: []string{"penicillin"}, t1t2: true},
+			{cand: 2, keys: []string{}, t1t2: true},
+			{cand: 3, keys: nil, t1t2: false},
+		},
+	}
+	res := &pack.Result{Items: []pack.Item{
+		{Index: 0, Text: "creatinine 2.8 mg/dL"},         // lost a key: does not survive
+		{Index: 2, Text: "no key to keep"},               // no keys: survives when packed
+		{Index: 3, Text: "a T3 segment with penicillin"}, // survives, but is not T1/T2
+	}}
+	if t1t2, all := survivors(res, c); t1t2 != 1 || all != 2 {
+		t.Fatalf("survivors = %d T1/T2, %d all; want 1, 2", t1t2, all)
+	}
+	res.Items[0].Text = "creatinine 2.8 mg/dL; potassium 5.9 mmol/L"
+	if t1t2, _ := survivors(res, c); t1t2 != 2 {
+		t.Fatalf("with both keys kept: %d T1/T2 survivors, want 2", t1t2)
+	}
+}
+
+func TestGoldTiers(t *testing.T) {
+	opt := DefaultOptions()
+	opt.NoiseRatio = 0
+	cases := []Case{{ID: "c", Query: "q", Segments: []Segment{
+		{ID: "s", Text: "He says his knee hurts.", Tier: base.T1, Signal: true},
+	}}}
+	for _, gold := range []bool{false, true} {
+		opt.GoldTiers = gold
+		s, err := Prepare(context.Background(), cases, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.cases[0].cands[0].Tier
+		if want := map[bool]base.Tier{false: base.T4, true: base.T1}[gold]; got != want {
+			t.Errorf("GoldTiers %v: packed tier %s, want %s", gold, got, want)
+		}
+		if !s.cases[0].signal[0].t1t2 {
+			t.Errorf("GoldTiers %v: the gold tier must decide what RRCE counts", gold)
+		}
+	}
+}
+
+func TestAddNoise(t *testing.T) {
+	cases := tinyCases(t)
+	before, _ := json.Marshal(cases)
+	a := AddNoise(cases, DefaultNoiseRatio, 7)
+	if after, _ := json.Marshal(cases); string(after) != string(before) {
+		t.Fatal("AddNoise modified its input")
+	}
+	if b := AddNoise(cases, DefaultNoiseRatio, 7); !reflect.DeepEqual(a, b) {
+		t.Fatal("AddNoise is not deterministic")
+	}
+	if c := AddNoise(cases, DefaultNoiseRatio, 8); reflect.DeepEqual(a, c) {
+		t.Fatal("AddNoise ignores the seed")
+	}
+	for i, c := range a {
+		signal, noise, boiler := 0, 0, 0
+		inOrder := true
+		for k, s := range c.Segments {
+			if s.Signal {
+				signal++
+				inOrder = inOrder && k < len(cases[i].Segments)
+				continue
+			}
+			noise++
+			if text.Lang(s.Text) != text.Lang(cases[i].Query) {
+				t.Errorf("%s: noise %q is not in the case's language", c.ID, s.Text)
+			}
+			if isBoilerplate(s.Text) {
+				boiler++
+			}
+		}
+		if signal != len(cases[i].Segments) || noise != DefaultNoiseRatio*signal {
+			t.Errorf("%s: %d signal and %d noise segments, want %d and %d", c.ID, signal, noise, len(cases[i].Segments), DefaultNoiseRatio*signal)
+		}
+		if want := (noise*4 + 5) / 10; boiler != want {
+			t.Errorf("%s: %d boilerplate segments, want %d (40%%)", c.ID, boiler, want)
+		}
+		if inOrder {
+			t.Errorf("%s: signal segments still lead the case; want them shuffled among the noise", c.ID)
+		}
+	}
+}
+
+// isBoilerplate reports whether s is a filled template: its text outside
+// the slots matches a template's.
+func isBoilerplate(s string) bool {
+	for _, tpl := range append(boilerplateEN[:len(boilerplateEN):len(boilerplateEN)], boilerplateZH...) {
+		head, _, _ := strings.Cut(tpl, "{")
+		lastSlot := strings.LastIndex(tpl, "}")
+		if strings.HasPrefix(s, head) && strings.HasSuffix(s, tpl[lastSlot+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestReadCasesErrors(t *testing.T) {
+	inputs := []string{
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "signal": true}]}` + "\n" + `{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}]}`,
+		`{"id": "a", "query": "q", "segments": []}`,
+		`{"id": "a", "segments": [{"id": "s", "text": "t"}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "  "}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "tier": "T5"}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "time": "yesterday"}]}`,
+		`{"id": "a", "query": "q", "now": "2025-13-40", "segments": [{"id": "s", "text": "t"}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "signl": true}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}]`,
+		"\n\n" + `{"id": "", "query": "q", "segments": [{"id": "s", "text": "t"}]}`,
+	}
+	var out strings.Builder
+	for _, in := range inputs {
+		_, err := ReadCases(strings.NewReader(in), "cases.jsonl")
+		if !errors.Is(err, ErrCase) {
+			t.Errorf("input %q: got %v, want ErrCase", in, err)
+		}
+		out.WriteString(in + "\n=> " + err.Error() + "\n\n")
+	}
+	golden(t, "errors.golden", out.String())
+}
+
+func FuzzReadCases(f *testing.F) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "cases.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(raw))
+	f.Add(`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "tier": "t2", "keys": []}]}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		cases, err := ReadCases(strings.NewReader(in), "fuzz")
+		if err != nil {
+			return
+		}
+		var sb strings.Builder
+		for _, c := range cases {
+			line, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb.Write(line)
+			sb.WriteByte('\n')
+		}
+		again, err := ReadCases(strings.NewReader(sb.String()), "again")
+		if err != nil {
+			t.Fatalf("re-reading what was read: %v", err)
+		}
+		if !reflect.DeepEqual(cases, again) {
+			t.Fatalf("round trip changed the cases:\n%+v\n%+v", cases, again)
+		}
+	})
+}
+
+func TestTune(t *testing.T) {
+	tr, err := tinySuite(t, DefaultOptions()).Tune(512, pack.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Weights) != 35 || len(tr.Decay) != 30 {
+		t.Fatalf("%d weight rows and %d decay rows, want 35 and 30", len(tr.Weights), len(tr.Decay))
+	}
+	for _, row := range tr.Weights {
+		if row.Alpha < row.Beta || row.Beta < row.Gamma || row.Gamma < 1 {
+			t.Fatalf("weights %v break alpha >= beta >= gamma >= 1", row)
+		}
+	}
+	for _, row := range append(tr.Weights, tr.Decay...) {
+		if row.RRCE > tr.Best.RRCE || (row.RRCE == tr.Best.RRCE && row.Retention > tr.Best.Retention) {
+			t.Fatalf("row %+v beats the best %+v", row, tr.Best)
+		}
+	}
+	var sb strings.Builder
+	if err := tr.WriteTable(&sb); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tune.golden", sb.String())
+}

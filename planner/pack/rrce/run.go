@@ -1,0 +1,245 @@
+package rrce
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/medkb/medkb/planner/pack"
+)
+
+// Config says what to measure.
+type Config struct {
+	// Windows are the budgets, in tokens; nil means DefaultWindows.
+	Windows []int
+	// Strategies to compare; nil means all five.
+	Strategies []pack.Strategy
+	// Params are the packing parameters; Budget, Strategy, Now and Count
+	// are set per run. Start from pack.DefaultParams.
+	Params pack.Params
+	// KminValues are the k_min of the ablation (Ebm at AblationWindow);
+	// nil means 0, 1, 2, 3.
+	KminValues []int
+	// AblationWindow is the budget of the k_min ablation; 0 means 512.
+	AblationWindow int
+}
+
+// DefaultWindows are the paper's budgets.
+var DefaultWindows = []int{256, 512, 1024, 2048}
+
+// DefaultConfig is the paper's experiment with medkb's default parameters.
+func DefaultConfig() Config {
+	return Config{Params: pack.DefaultParams()}
+}
+
+// Report is the benchmark's result. RRCE values are fractions (0..1),
+// keyed by strategy name and then by window ("256").
+type Report struct {
+	Cases               int                           `json:"cases"`
+	RRCE                map[string]map[string]float64 `json:"rrce"`
+	UtilityRatioVsExact float64                       `json:"utility_ratio_vs_exact"`
+	KminAblation        map[string]float64            `json:"kmin_ablation"`
+	// ExactSkipped counts the (case, window) pairs where Exact refused
+	// (pack.ErrTooLarge); they are left out of Exact's RRCE and of the
+	// utility ratio. RatioPairs counts the pairs the ratio averages.
+	ExactSkipped int `json:"exact_skipped"`
+	RatioPairs   int `json:"ratio_pairs"`
+	// Signals is the RRCE denominator: T1/T2 signal segments over all cases.
+	Signals    int      `json:"t1t2_signals"`
+	Candidates int      `json:"candidates"` // over all cases, noise included
+	Windows    []int    `json:"windows"`
+	Strategies []string `json:"strategies"`
+	KminValues []int    `json:"kmin_values"`
+}
+
+// caseResult is one case's counts, reduced in case order so that sums
+// do not depend on scheduling.
+type caseResult struct {
+	survived [][]int // [strategy][window]
+	judged   [][]int // T1/T2 signals per [strategy][window] (0 where Exact refused)
+	skipped  int
+	ratioSum float64
+	ratioN   int
+	ablation []int
+	err      error
+}
+
+// Run packs every case at every window with every strategy and reports
+// RRCE, Ebm's utility relative to Exact's, and the k_min ablation.
+func (s *Suite) Run(cfg Config) (*Report, error) {
+	cfg.fill()
+	results := make([]caseResult, len(s.cases))
+	packers := make([]pack.Packer, workers())
+	parallel(len(s.cases), func(w, i int) {
+		results[i] = s.runCase(&packers[w], &s.cases[i], &cfg)
+	})
+
+	r := &Report{
+		Cases:        len(s.cases),
+		RRCE:         map[string]map[string]float64{},
+		KminAblation: map[string]float64{},
+		Windows:      cfg.Windows,
+		KminValues:   cfg.KminValues,
+	}
+	survived := grid(len(cfg.Strategies), len(cfg.Windows))
+	judged := grid(len(cfg.Strategies), len(cfg.Windows))
+	ablation := make([]int, len(cfg.KminValues))
+	ratioSum := 0.0
+	for i, cr := range results {
+		if cr.err != nil {
+			return nil, cr.err
+		}
+		for si := range cfg.Strategies {
+			for wi := range cfg.Windows {
+				survived[si][wi] += cr.survived[si][wi]
+				judged[si][wi] += cr.judged[si][wi]
+			}
+		}
+		for k := range ablation {
+			ablation[k] += cr.ablation[k]
+		}
+		r.ExactSkipped += cr.skipped
+		ratioSum += cr.ratioSum
+		r.RatioPairs += cr.ratioN
+		r.Candidates += len(s.cases[i].cands)
+		r.Signals += countT1T2(&s.cases[i])
+	}
+	for si, st := range cfg.Strategies {
+		r.Strategies = append(r.Strategies, st.String())
+		row := map[string]float64{}
+		for wi, w := range cfg.Windows {
+			row[strconv.Itoa(w)] = fraction(survived[si][wi], judged[si][wi])
+		}
+		r.RRCE[st.String()] = row
+	}
+	for k, kmin := range cfg.KminValues {
+		r.KminAblation[strconv.Itoa(kmin)] = fraction(ablation[k], r.Signals)
+	}
+	r.UtilityRatioVsExact = fraction2(ratioSum, r.RatioPairs)
+	return r, nil
+}
+
+func (cfg *Config) fill() {
+	if cfg.Windows == nil {
+		cfg.Windows = DefaultWindows
+	}
+	if cfg.Strategies == nil {
+		cfg.Strategies = pack.Strategies[:]
+	}
+	if cfg.KminValues == nil {
+		cfg.KminValues = []int{0, 1, 2, 3}
+	}
+	if cfg.AblationWindow == 0 {
+		cfg.AblationWindow = 512
+	}
+}
+
+func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
+	cr := caseResult{
+		survived: grid(len(cfg.Strategies), len(cfg.Windows)),
+		judged:   grid(len(cfg.Strategies), len(cfg.Windows)),
+		ablation: make([]int, len(cfg.KminValues)),
+	}
+	p := cfg.Params
+	p.Now, p.Count = c.now, s.count
+	nT1T2 := countT1T2(c)
+	for wi, w := range cfg.Windows {
+		p.Budget = w
+		ebmU, exactU, haveEbm, haveExact := 0.0, 0.0, false, false
+		for si, st := range cfg.Strategies {
+			p.Strategy = st
+			res, err := pk.Pack(c.cands, p)
+			if st == pack.Exact && errors.Is(err, pack.ErrTooLarge) {
+				cr.skipped++
+				continue
+			}
+			if err != nil {
+				cr.err = err
+				return cr
+			}
+			cr.survived[si][wi], _ = survivors(res, c)
+			cr.judged[si][wi] = nT1T2
+			switch st {
+			case pack.Ebm:
+				ebmU, haveEbm = res.Utility, true
+			case pack.Exact:
+				exactU, haveExact = res.Utility, true
+			}
+		}
+		if haveEbm && haveExact && exactU > 0 {
+			cr.ratioSum += ebmU / exactU
+			cr.ratioN++
+		}
+	}
+	p.Budget, p.Strategy = cfg.AblationWindow, pack.Ebm
+	for k, kmin := range cfg.KminValues {
+		p.Kmin = kmin
+		res, err := pk.Pack(c.cands, p)
+		if err != nil {
+			cr.err = err
+			return cr
+		}
+		cr.ablation[k], _ = survivors(res, c)
+	}
+	return cr
+}
+
+// survivors counts the case's T1/T2 signal segments, and all its signal
+// segments, that survive: packed, in a state whose text holds every one
+// of the segment's keys (a segment without keys survives when packed).
+// Keys are looked for in the segment's own packed text, not anywhere in
+// the context, so a value that happens to appear in another block does
+// not count.
+func survivors(res *pack.Result, c *prepared) (t1t2, all int) {
+	packed := make([]string, len(c.cands))
+	chosen := make([]bool, len(c.cands))
+	for _, it := range res.Items {
+		packed[it.Index], chosen[it.Index] = it.Text, true
+	}
+	for _, sg := range c.signal {
+		if !chosen[sg.cand] || !containsAll(packed[sg.cand], sg.keys) {
+			continue
+		}
+		all++
+		if sg.t1t2 {
+			t1t2++
+		}
+	}
+	return t1t2, all
+}
+
+func containsAll(s string, keys []string) bool {
+	for _, k := range keys {
+		if !strings.Contains(s, k) {
+			return false
+		}
+	}
+	return true
+}
+
+func countT1T2(c *prepared) int {
+	n := 0
+	for _, sg := range c.signal {
+		if sg.t1t2 {
+			n++
+		}
+	}
+	return n
+}
+
+func grid(rows, cols int) [][]int {
+	g := make([][]int, rows)
+	for i := range g {
+		g[i] = make([]int, cols)
+	}
+	return g
+}
+
+func fraction(n, d int) float64 { return fraction2(float64(n), d) }
+
+func fraction2(x float64, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return x / float64(d)
+}
