@@ -3,6 +3,7 @@ package medkb
 import (
 	"context"
 
+	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/planner"
 )
 
@@ -34,7 +35,7 @@ func (db *DB) Explain(ctx context.Context, src string) (string, error) {
 		return "", err
 	}
 	defer release()
-	p, err := planner.Compile(src, g.graph)
+	p, err := planner.Compile(src, db.env(g))
 	if err != nil {
 		return "", err
 	}
@@ -49,7 +50,8 @@ func (db *DB) Explain(ctx context.Context, src string) (string, error) {
 }
 
 func (db *DB) env(g *generation) *planner.Env {
-	return &planner.Env{Store: g.st, BM25: g.bm, Vectors: g.vec, Graph: g.graph, Embedder: db.emb, Count: db.tok.Count}
+	return &planner.Env{Store: g.st, BM25: g.bm, Vectors: g.vec, Graph: g.graph, Embedder: db.emb,
+		Count: db.tok.Count, VectorWeight: embed.FusionWeight(db.emb)}
 }
 
 // Item is one piece of evidence in a Result.

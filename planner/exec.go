@@ -29,14 +29,17 @@ type Env struct {
 	Graph    *graph.Graph // nil when the store has no triples
 	Embedder embed.Embedder
 	Count    func(string) int // the tokenizer that costed the chunks
-	Clock    func() time.Time // nil means time.Now
+	// VectorWeight is the vector arm's weight in RRF (BM25 weighs 1);
+	// zero means 1. See embed.FusionWeight.
+	VectorWeight float64
+	Clock        func() time.Time // nil means time.Now
 }
 
 // maxFetch bounds what one arm retrieves, over-fetching included.
 const maxFetch = 10000
 
-// Compile parses, checks and plans src against env's graph.
-func Compile(src string, g *graph.Graph) (*Plan, error) {
+// Compile parses, checks and plans src against env's graph and models.
+func Compile(src string, env *Env) (*Plan, error) {
 	st, err := dsl.Parse(src)
 	if err != nil {
 		return nil, err
@@ -45,13 +48,21 @@ func Compile(src string, g *graph.Graph) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Build(q, g)
+	p, err := Build(q, env.Graph)
+	if err != nil {
+		return nil, err
+	}
+	p.Fuse.VectorWeight = env.VectorWeight
+	if p.Fuse.VectorWeight <= 0 {
+		p.Fuse.VectorWeight = 1
+	}
+	return p, nil
 }
 
 // Run compiles and executes src. EXPLAIN returns the plan without running
 // it; EXPLAIN ANALYZE runs it and reports per operator.
 func Run(ctx context.Context, env *Env, src string) (*Result, error) {
-	p, err := Compile(src, env.Graph)
+	p, err := Compile(src, env)
 	if err != nil {
 		return nil, err
 	}
@@ -164,9 +175,9 @@ func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
 		if err != nil {
 			return nil, err
 		}
-		fused = fuseDocVote(full, per, docOf, x.p.Fuse.K)
+		fused = fuseDocVote(full, per, docOf, x.p.Fuse.K, x.p.Fuse.VectorWeight)
 	default:
-		fused = fuseRRF(full, x.p.Fuse.K)
+		fused = fuseRRF(full, x.p.Fuse.K, x.p.Fuse.VectorWeight)
 	}
 	x.report(opFuse, len(full.bm25)+len(full.vector), len(fused), start, "")
 	return fused, nil

@@ -67,12 +67,13 @@ func (p *Plan) Explain(reports []OpReport) string {
 	f := p.Fuse
 	switch f.Method {
 	case dsl.FuseRRF:
-		add(opFuse, fmt.Sprintf("Fuse %s k=%s", mark(dsl.ParamFuse, f.Method), mark(dsl.ParamFuseK, fmt.Sprint(f.K))))
+		add(opFuse, fmt.Sprintf("Fuse %s k=%s arm-weights=(bm25 1, vector %g)", mark(dsl.ParamFuse, f.Method),
+			mark(dsl.ParamFuseK, fmt.Sprint(f.K)), f.VectorWeight))
 	case dsl.FuseWeighted:
 		add(opFuse, fmt.Sprintf("Fuse weighted alpha=%s (alpha*N(vector) + (1-alpha)*N(bm25), min-max)", mark(dsl.ParamFuseAlpha, fmt.Sprint(f.Alpha))))
 	case dsl.FuseDocVote:
-		add(opFuse, fmt.Sprintf("Fuse docvote m=%s (per query sentence; documents vote, chunks tie-break by rrf k=%g)",
-			mark(dsl.ParamFuseM, fmt.Sprint(f.M)), f.K))
+		add(opFuse, fmt.Sprintf("Fuse docvote m=%s (per query sentence; documents vote, chunks tie-break by rrf k=%g, vector weight %g)",
+			mark(dsl.ParamFuseM, fmt.Sprint(f.M)), f.K, f.VectorWeight))
 	}
 	for _, a := range p.Arms {
 		param := dsl.ParamBM25K

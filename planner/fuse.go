@@ -53,16 +53,19 @@ func (a arms) collect() (map[uint64]*Fused, []uint64) {
 	return byOrd, order
 }
 
-// fuseRRF scores each chunk by sum over arms of 1/(k + rank).
-func fuseRRF(a arms, k float64) []Fused {
+// fuseRRF scores each chunk by the sum over arms of w/(k + rank), where w
+// is the arm's weight: 1 for BM25, the embedder's FusionWeight for the
+// vector arm (so a weak arm breaks ties instead of adding noise).
+func fuseRRF(a arms, k, vectorWeight float64) []Fused {
 	byOrd, order := a.collect()
 	out := make([]Fused, 0, len(order))
 	for _, ord := range order {
 		f := byOrd[ord]
-		for _, s := range []*ArmScore{f.BM25, f.Vector} {
-			if s != nil {
-				f.Score += 1 / (k + float64(s.Rank))
-			}
+		if f.BM25 != nil {
+			f.Score += 1 / (k + float64(f.BM25.Rank))
+		}
+		if f.Vector != nil {
+			f.Score += vectorWeight / (k + float64(f.Vector.Rank))
 		}
 		out = append(out, *f)
 	}
@@ -109,7 +112,7 @@ func minMax(hits []Hit) func(float64) float64 {
 // retrieved, and a chunk inherits its document's votes. Ties between
 // chunks are broken by their RRF score over the full-query lists, which is
 // added scaled below one vote so it never outranks a vote.
-func fuseDocVote(a arms, perSentence []arms, docOf func(uint64) string, k float64) []Fused {
+func fuseDocVote(a arms, perSentence []arms, docOf func(uint64) string, k, vectorWeight float64) []Fused {
 	voted := map[uint64]bool{}
 	for _, s := range perSentence {
 		for _, h := range s.bm25 {
@@ -123,9 +126,9 @@ func fuseDocVote(a arms, perSentence []arms, docOf func(uint64) string, k float6
 	for ord := range voted {
 		votes[docOf(ord)]++
 	}
-	base := fuseRRF(a, k)
+	base := fuseRRF(a, k, vectorWeight)
 	seen := make(map[uint64]bool, len(base))
-	tie := 1 / (2 * (2 / (k + 1))) // maps the largest possible RRF sum to 1/2
+	tie := 1 / (2 * ((1 + vectorWeight) / (k + 1))) // maps the largest possible RRF sum to 1/2
 	out := make([]Fused, 0, len(base)+len(voted))
 	for _, f := range base {
 		seen[f.Ord] = true

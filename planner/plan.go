@@ -41,6 +41,9 @@ type FuseNode struct {
 	K      float64
 	Alpha  float64
 	M      int
+	// VectorWeight is the vector arm's RRF weight (BM25's is 1), from the
+	// embedder: see embed.FusionWeight.
+	VectorWeight float64
 }
 
 // ExpandNode is the conditional graph expansion.

@@ -40,9 +40,10 @@ type Segment struct {
 	Time string    `json:"time,omitempty"`
 	// Signal marks evidence the case needs; noise has Signal false.
 	Signal bool `json:"signal"`
-	// Keys are the entities that must survive packing; nil means
-	// clinical.Keys(Text).
-	Keys []string `json:"keys,omitempty"`
+	// Keys are the entities that must survive packing. Absent (or null)
+	// means clinical.Keys(Text); an empty list means the segment has none
+	// and survives whenever it is packed.
+	Keys []string `json:"keys"`
 }
 
 // ReadCases reads JSON Lines cases from r; name prefixes error positions

@@ -1,0 +1,56 @@
+// Package rrce is the benchmark of the paper behind EBM-Pack (SEEDS.md
+// section 1): how much critical evidence survives when a case's context
+// is packed into a small window. It backs `medkb bench pack` and
+// `medkb tune`.
+//
+// # Protocol
+//
+// A Case is a query and its signal segments (JSON Lines, ReadCases;
+// MedQACases builds them from MedQA-USMLE vignettes, one sentence per
+// segment). AddNoise adds 12 noise segments per signal segment: 40 %
+// templated follow-up boilerplate in the case's language, 30 % fragments
+// of other cases' segments, 30 % splices of two such fragments, all
+// shuffled with a seed, so the input order FIFO sees is fixed and
+// signal-blind. Prepare turns every segment into a pack.Candidate once:
+// tier by clinical.Classify (or the gold tier, with Options.GoldTiers),
+// state B by clinical.Compress for T1/T2, tokens by the cl100k counter,
+// similarity as the cosine of hash-v1 vectors of the query and each
+// state. Run then packs every case at every window with every strategy;
+// only the packing is repeated, so the whole benchmark costs the
+// preparation plus milliseconds per case.
+//
+// RRCE, the retention rate of critical evidence, is the share of T1/T2
+// signal segments that survive: packed in a state whose text contains
+// every one of the segment's keys (given in the case, else
+// clinical.Keys). Which segments are T1/T2 is decided by the gold tier
+// when the case gives one, else by classification, independently of the
+// tier the packer was given. A segment without keys survives when it is
+// packed at all.
+//
+// The report also gives Ebm's utility relative to Exact's, averaged over
+// (case, window) pairs, and the k_min ablation (Ebm at 512 tokens). Tune
+// runs the paper's grids: 35 ordered weight triples, then lambda x
+// epsilon.
+//
+// # Decisions
+//
+//   - Keys are looked for in the segment's own packed text, not anywhere
+//     in the context: a value that also appears in another block (a
+//     fragment of another case, a repeated lab line) must not count.
+//   - MedQA's query is the question sentence plus the four options, the
+//     text a prompt would carry, without marking the answer.
+//   - Tune breaks RRCE ties by the retention of all signal segments, not
+//     by utility, which grows with the weights being tuned.
+//
+// # Caveats
+//
+//   - hash-v1 cosines are lexical overlap, centred on 0; unrelated but
+//     critical lines (a potassium value against a "most likely
+//     diagnosis?" query) get Sim <= 0 and hence zero utility, which no
+//     tier weight can lift. Sentence encoders, as in the paper, give such
+//     pairs small positive cosines. Options.ShiftSim packs with
+//     (1+cos)/2 to show the difference; the default follows the formula.
+//   - Exact maximises utility, so it never packs zero-utility blocks and
+//     can retain fewer of them than Ebm, which fills spare room.
+//   - MedQA vignettes carry no dates, so lambda has no effect on them.
+package rrce
