@@ -61,8 +61,9 @@ func SegmentType(sentence string) string {
 }
 
 func firstRule(text string) *TextRule {
+	lower := asciiLower(text)
 	for i := range TextRules {
-		if TextRules[i].Matches(text) {
+		if TextRules[i].matches(text, lower) {
 			return &TextRules[i]
 		}
 	}

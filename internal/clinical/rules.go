@@ -2,6 +2,7 @@ package clinical
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -12,7 +13,7 @@ import (
 // in a text (and the rule's extra check, if any, agrees), the text gets the
 // rule's tier, and SegmentType gets the rule's segment.
 //
-// Terms are matched without regard to case, except acronyms written in
+// Terms are matched without regard to ASCII case, except acronyms written in
 // capitals ("CT", "PET", "ALT"), which match only in capitals. A Latin term
 // matches whole words, or word prefixes when it ends in "*" ("biops*"
 // matches biopsy and biopsies); a Chinese term matches anywhere; a term
@@ -22,40 +23,47 @@ type TextRule struct {
 	Tier    base.Tier
 	Segment string // "pathology", "lab", "exam", ...; "" for none
 	Terms   []string
-	Ignore  []string // terms blanked out before matching (病理反射 is an exam sign)
+	Ignore  []string // terms whose hits do not count (病理反射 is an exam sign)
 	Except  string   // what Ignore and the extra check leave out, in words
 
-	pattern *regexp.Regexp
-	ignore  *regexp.Regexp
-	check   func(text string, hit []int) bool // nil: every hit counts
+	terms  terms
+	ignore terms
+	check  func(text string, hit []int) bool // nil: every hit counts
 }
 
 // Matches reports whether the rule fires on s.
 func (r *TextRule) Matches(s string) bool {
-	if r.ignore != nil {
-		s = r.ignore.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
-	}
-	if r.check == nil {
-		return r.pattern.MatchString(s)
-	}
-	for _, hit := range r.pattern.FindAllStringIndex(s, -1) {
-		if r.check(s, hit) {
-			return true
+	return r.matches(s, asciiLower(s))
+}
+
+// matches is Matches with the lower-cased text already at hand. A hit
+// inside an ignored term does not count.
+func (r *TextRule) matches(s, lower string) bool {
+	var ignored [][2]int
+	r.ignore.each(s, lower, func(start, end int) bool {
+		ignored = append(ignored, [2]int{start, end})
+		return false
+	})
+	return r.terms.each(s, lower, func(start, end int) bool {
+		for _, ig := range ignored {
+			if start < ig[1] && end > ig[0] {
+				return false
+			}
 		}
-	}
-	return false
+		return r.check == nil || r.check(s, []int{start, end})
+	})
 }
 
 // rule builds a TextRule, compiling its terms.
 func rule(name string, tier base.Tier, segment string, terms ...string) TextRule {
-	return TextRule{Name: name, Tier: tier, Segment: segment, Terms: terms, pattern: termsPattern(terms)}
+	return TextRule{Name: name, Tier: tier, Segment: segment, Terms: terms, terms: compileTerms(terms)}
 }
 
-// ignoring returns r that blanks out the given terms before matching;
-// why says what they are, for the README.
+// ignoring returns r that ignores hits inside the given terms; why says
+// what they are, for the README.
 func (r TextRule) ignoring(why string, terms ...string) TextRule {
-	r.Ignore = append(r.Ignore, terms...)
-	r.ignore = termsPattern(r.Ignore)
+	r.Ignore = append(slices.Clip(r.Ignore), terms...)
+	r.ignore = compileTerms(r.Ignore)
 	r.Except = joinNonEmpty(r.Except, why)
 	return r
 }
@@ -73,54 +81,6 @@ func joinNonEmpty(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-// termsPattern compiles terms (see TextRule) into one case-insensitive
-// alternation.
-func termsPattern(terms []string) *regexp.Regexp {
-	alts := make([]string, len(terms))
-	for i, t := range terms {
-		alts[i] = termRegexp(t)
-	}
-	return regexp.MustCompile(`(?i)(?:` + strings.Join(alts, "|") + `)`)
-}
-
-func termRegexp(term string) string {
-	if re, ok := strings.CutPrefix(term, "re:"); ok {
-		return re
-	}
-	prefix := strings.HasSuffix(term, "*")
-	term = strings.TrimSuffix(term, "*")
-	re := regexp.QuoteMeta(term)
-	if isWordByte(term[0]) {
-		re = `\b` + re
-	}
-	if !prefix && isWordByte(term[len(term)-1]) {
-		re += `\b`
-	}
-	if isAcronym(term) {
-		re = `(?-i:` + re + `)`
-	}
-	return re
-}
-
-// isAcronym reports whether term is written in capitals: at least two
-// capital letters and no small ones.
-func isAcronym(term string) bool {
-	upper := 0
-	for _, r := range term {
-		switch {
-		case r >= 'a' && r <= 'z':
-			return false
-		case r >= 'A' && r <= 'Z':
-			upper++
-		}
-	}
-	return upper >= 2
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // plannedTests are clauses about tests not yet done ("a biopsy is

@@ -1,0 +1,116 @@
+package clinical
+
+import (
+	"regexp"
+	"strings"
+)
+
+// terms finds the terms of a TextRule in a text. Plain terms are found by
+// substring search on a lower-cased copy (ASCII letters only, so byte
+// offsets stay those of the original) with word boundaries checked by hand;
+// only "re:" terms run a regular expression. A single regular expression
+// for all terms of a rule is several hundred times slower in Go's regexp.
+type terms struct {
+	literals []literal
+	res      []*regexp.Regexp
+}
+
+type literal struct {
+	text      string // lower case, unless exact
+	exact     bool   // an acronym: match as written
+	wordStart bool   // must start a word
+	wordEnd   bool   // must end a word (not a "*" prefix term)
+}
+
+func compileTerms(list []string) terms {
+	var t terms
+	for _, term := range list {
+		if re, ok := strings.CutPrefix(term, "re:"); ok {
+			t.res = append(t.res, regexp.MustCompile(`(?i)`+re))
+			continue
+		}
+		prefix := strings.HasSuffix(term, "*")
+		term = strings.TrimSuffix(term, "*")
+		lit := literal{
+			text:      term,
+			exact:     isAcronym(term),
+			wordStart: isWordByte(term[0]),
+			wordEnd:   !prefix && isWordByte(term[len(term)-1]),
+		}
+		if !lit.exact {
+			lit.text = asciiLower(term)
+		}
+		t.literals = append(t.literals, lit)
+	}
+	return t
+}
+
+// each calls visit with the span of every occurrence of every term in s
+// (lower is asciiLower(s)) until visit returns true, and reports whether it
+// did.
+func (t *terms) each(s, lower string, visit func(start, end int) bool) bool {
+	for _, lit := range t.literals {
+		hay := lower
+		if lit.exact {
+			hay = s
+		}
+		for from := 0; from < len(hay); {
+			i := strings.Index(hay[from:], lit.text)
+			if i < 0 {
+				break
+			}
+			start, end := from+i, from+i+len(lit.text)
+			from = start + 1
+			if lit.wordStart && start > 0 && isWordByte(hay[start-1]) ||
+				lit.wordEnd && end < len(hay) && isWordByte(hay[end]) {
+				continue
+			}
+			if visit(start, end) {
+				return true
+			}
+		}
+	}
+	for _, re := range t.res {
+		for _, m := range re.FindAllStringIndex(s, -1) {
+			if visit(m[0], m[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asciiLower lower-cases ASCII letters only, keeping every byte offset.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'A' && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// isAcronym reports whether term is written in capitals: at least two
+// capital letters and no small ones.
+func isAcronym(term string) bool {
+	upper := 0
+	for _, r := range term {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return false
+		case r >= 'A' && r <= 'Z':
+			upper++
+		}
+	}
+	return upper >= 2
+}
