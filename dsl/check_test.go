@@ -1,7 +1,6 @@
 package dsl
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,7 +9,7 @@ import (
 
 // TestCheck pins the bound, defaulted form of valid statements.
 func TestCheck(t *testing.T) {
-	runGolden(t, filepath.Join("testdata", "check"), func(t *testing.T, input string) string {
+	runGolden(t, "check", "check", func(t *testing.T, input string) string {
 		s, err := Parse(input)
 		if err != nil {
 			t.Errorf("does not parse:\n%s\n%v", input, err)

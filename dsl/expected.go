@@ -14,7 +14,9 @@ import (
 func diagnose(g *grammar.Parser, text source, toks []grammar.Token, i int, partial *grammar.Statement) *Error {
 	bad := toks[i]
 	exp := expectation(g.Expect(toks, i, partial))
-	exp.Words = without(exp.Words, alreadyGiven(partial))
+	if fresh := without(exp.Words, alreadyGiven(partial)); len(fresh) > 0 || exp.others() {
+		exp.Words = fresh
+	}
 	if bad.Kind == grammar.KindEOF && i == 0 {
 		return text.errorf(Pos{Line: 1, Column: 1}, "empty statement; expected %s", exp)
 	}
@@ -57,11 +59,16 @@ func (e expectation) String() string {
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
+// others reports whether anything but keywords is expected.
+func (e expectation) others() bool {
+	return len(e.Puncts) > 0 || e.AnyString || e.AnyNumber || e.AnyName || e.End
+}
+
 func (e expectation) has(word string) bool { return indexOf(e.Words, word) >= 0 }
 
 // alreadyGiven lists the USING arms and PACK options participle filled in
 // before failing: the grammar allows them again, but build would reject a
-// repeat, so messages do not offer them.
+// repeat, so messages do not offer them (unless nothing else is left).
 func alreadyGiven(s *grammar.Statement) []string {
 	var given []string
 	if s != nil && s.Using != nil {

@@ -8,12 +8,14 @@ import (
 
 // FuzzParse: Parse never panics; its errors are *Error with a position
 // inside the input; a statement it accepts prints to text that parses back
-// to the same tree and prints the same again; Check never panics.
+// to the same tree and prints the same again; Check never panics; and
+// Quote makes a literal of any text that reads back as that text.
 func FuzzParse(f *testing.F) {
 	for _, input := range goldenInputs(f) {
 		f.Add(input)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		assertQuoteRoundTrip(t, src)
 		s, err := Parse(src)
 		if err != nil {
 			var e *Error
@@ -36,4 +38,18 @@ func FuzzParse(f *testing.F) {
 			_ = err.Error()
 		}
 	})
+}
+
+func assertQuoteRoundTrip(t *testing.T, text string) {
+	t.Helper()
+	if !utf8.ValidString(text) || len(text) > MaxStatementBytes/8 {
+		return
+	}
+	s, err := Parse("RETRIEVE " + Quote(text))
+	if err != nil {
+		t.Fatalf("Quote(%q) = %s does not parse: %v", text, Quote(text), err)
+	}
+	if s.Retrieve.Text.Value != text {
+		t.Fatalf("Quote(%q) reads back as %q", text, s.Retrieve.Text.Value)
+	}
 }

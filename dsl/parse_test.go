@@ -13,7 +13,7 @@ import (
 // every one of them to the round trip: Parse(s.String()) is s, positions
 // aside, and printing is idempotent.
 func TestPrint(t *testing.T) {
-	runGolden(t, filepath.Join("testdata", "print"), func(t *testing.T, input string) string {
+	runGolden(t, "print", "print", func(t *testing.T, input string) string {
 		s, err := Parse(input)
 		if err != nil {
 			t.Errorf("valid statement does not parse:\n%s\n%v", input, err)
@@ -28,7 +28,7 @@ func TestPrint(t *testing.T) {
 // TestErrors pins the exact text of errors from Parse, or from Check when
 // the statement parses.
 func TestErrors(t *testing.T) {
-	runGolden(t, filepath.Join("testdata", "errors"), func(t *testing.T, input string) string {
+	runGolden(t, "errors", "error", func(t *testing.T, input string) string {
 		err := parseAndCheck(input)
 		if err == nil {
 			t.Errorf("no error for:\n%s", input)
@@ -43,7 +43,7 @@ func TestErrors(t *testing.T) {
 func TestGrammar(t *testing.T) {
 	path := filepath.Join("testdata", "grammar.ebnf")
 	got := grammarParser().EBNF() + "\n"
-	if *rewrite {
+	if rewriting() {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -74,6 +74,15 @@ func TestErrorsAreTyped(t *testing.T) {
 		if !errors.As(err, &e) {
 			t.Errorf("%q: error %v (%T) is not an *Error", input, err, err)
 		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for _, text := range []string{"", "plain", `"quoted" \ back`, "tab\tnew\nline\r\x00\x7f\u0085", "心内科 😀", "\u2028"} {
+		assertQuoteRoundTrip(t, text)
+	}
+	if got := Quote("a\"b\n\x01"); got != `"a\"b\n\u0001"` {
+		t.Errorf("Quote = %s", got)
 	}
 }
 

@@ -41,7 +41,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		inSentence, rest = spansWithin(rest, sent)
 		if len(inSentence) == 0 {
 			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) {
-				frags = append(frags, strings.TrimRight(sentence, ".。"))
+				frags = append(frags, trimEnd(sentence))
 			}
 			continue
 		}
@@ -53,7 +53,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			case len(inClause) > 0:
 				frags = append(frags, focus(clause, shift(inClause, -cl[0])))
 			case statesResult(clause):
-				frags = append(frags, strings.TrimRight(clause, ".。"))
+				frags = append(frags, trimEnd(clause))
 			}
 		}
 	}
@@ -105,7 +105,12 @@ func shift(spans [][2]int, by int) [][2]int {
 
 // conclusion marks sentences that state a result in words rather than
 // numbers ("Biopsy shows adenocarcinoma"); they are kept whole.
-var conclusion = regexp.MustCompile(`(?i)\b(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated|diagnos[ie]s|impression|conclusions?|consistent with|compatible with|suggestive of|diagnostic of|confirm(?:s|ed))\b|示|诊断|结论|印象|考虑|符合`)
+var conclusion = regexp.MustCompile(`(?i)\b(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated|diagnos[ie]s|impression|conclusions?|consistent with|compatible with|suggestive of|diagnostic of)\b|示|诊断|结论|印象|考虑|符合`)
+
+// trimEnd drops the closing punctuation of a sentence or clause kept whole.
+func trimEnd(s string) string {
+	return strings.TrimRight(s, ".;,。；，")
+}
 
 // statesResult reports whether s states a result in words; a heading
 // ("Laboratory studies show:") does not.
@@ -148,13 +153,17 @@ func clauseSpans(s string, sent [2]int, keys [][2]int) [][2]int {
 
 func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
-// Context kept around a key, in units: Latin words or CJK characters.
+// Context kept around a key, in units: Latin words or CJK characters. A
+// value needs the name before it ("creatinine 2.8 mg/dL", "丙氨酸氨基转移酶
+// 18U/L"); a finding names itself ("尿蛋白（+++）", "positive for TTF-1") and
+// gets at most one word of context.
 const (
-	wordsBefore   = 3 // content words naming the value (fillers skipped)
-	cjkBefore     = 6 // CJK characters naming the value
-	wordsAfter    = 2 // content words right after it ("3.2 cm mass")
-	cjkAfter      = 4
-	fillerLinkers = "为是：:" // CJK linkers dropped next to a key
+	wordsBefore        = 3 // content words naming a value (fillers skipped)
+	cjkBefore          = 8 // CJK characters naming a value
+	wordsBeforeFinding = 1
+	wordsAfter         = 2 // content words right after a key ("3.2 cm mass")
+	cjkAfter           = 6
+	fillerLinkers      = "为是：:" // CJK linkers dropped next to a value
 )
 
 // focus reduces a clause to its keys and the words that name them. Spans
@@ -176,16 +185,29 @@ func focus(clause string, spans [][2]int) string {
 			continue // a key inside spaces only; cannot happen for trimmed keys
 		}
 		i-- // the last unit may also hold the next key ("38°C/100.4°F")
-		keepBefore(units, keep, first)
+		if needsName(clause[sp[0]:]) {
+			keepBefore(units, keep, first, wordsBefore, cjkBefore)
+		} else {
+			keepBefore(units, keep, first, wordsBeforeFinding, 0)
+		}
 		keepAfter(units, keep, i)
 	}
 	return render(clause, units, keep)
 }
 
-// keepBefore marks the naming context before unit first.
-func keepBefore(units []unit, keep []bool, first int) {
+// needsName reports whether a key (given as the text from its start) is
+// a value with its unit, or a 未见 finding whose subject comes before it
+// ("集合系统未见分离"), rather than a finding that names itself.
+func needsName(key string) bool {
+	r, _ := utf8.DecodeRuneInString(key)
+	return r >= '0' && r <= '9' || strings.ContainsRune("<>≤≥", r) || strings.HasPrefix(key, "未见")
+}
+
+// keepBefore marks the naming context before unit first: up to maxWords
+// content words and maxCJK CJK characters, whichever runs out first.
+func keepBefore(units []unit, keep []bool, first, maxWords, maxCJK int) {
 	words, cjk := 0, 0
-	for i := first - 1; i >= 0 && words < wordsBefore && cjk < cjkBefore; i-- {
+	for i := first - 1; i >= 0 && words < maxWords; i-- {
 		u := units[i]
 		switch {
 		case keep[i]:
@@ -194,7 +216,7 @@ func keepBefore(units []unit, keep []bool, first int) {
 			if cjk == 0 && strings.Contains(fillerLinkers, u.text) {
 				continue
 			}
-			if isCJKPunct(u.text) {
+			if isCJKPunct(u.text) || cjk >= maxCJK {
 				return
 			}
 			keep[i] = true

@@ -111,6 +111,8 @@ func keySpans(s string) [][2]int {
 				continue
 			case strings.HasPrefix(s[end:], " for "): // "is positive for X"
 				end = withObject(s, end+len(" for"))
+			case strings.Contains(s[start:end], "抗过敏"): // anti-allergy treatment
+				continue
 			case strings.HasSuffix(s[start:end], "过敏") || strings.HasSuffix(s[start:end], "过敏史"):
 				if i := strings.Index(s[start:end], "对"); i > 0 { // "曾对X过敏" is "对X过敏"
 					start += i

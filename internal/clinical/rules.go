@@ -25,6 +25,7 @@ type TextRule struct {
 	Terms   []string
 	Ignore  []string // terms whose hits do not count (病理反射 is an exam sign)
 	Except  string   // what Ignore and the extra check leave out, in words
+	Summary string   // what the rule fires on, in words, when Terms are unreadable
 
 	terms  terms
 	ignore terms
@@ -76,6 +77,13 @@ func (r TextRule) checking(why string, check func(text string, hit []int) bool) 
 	return r
 }
 
+// summarized returns r described by summary in the README instead of by its
+// terms.
+func (r TextRule) summarized(summary string) TextRule {
+	r.Summary = summary
+	return r
+}
+
 func joinNonEmpty(a, b string) string {
 	if a == "" {
 		return b
@@ -110,7 +118,7 @@ var TextRules = []TextRule{
 		ignoring(plannedWhy, plannedTests...),
 	rule("allergy", base.T1, "allergy",
 		"re:allergic (?:reaction )?to", "re:allerg(?:y|ies) to", "anaphyla*", "过敏").
-		ignoring("过敏性 (allergic rhinitis, asthma) names a disease", "过敏性").
+		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment", "过敏性", "抗过敏").
 		checking("negated in its clause (no known, denies, 否认, 无)", notNegated),
 	rule("imaging", base.T2, "imaging",
 		"CT", "CT scan", "computed tomography", "MRI", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
@@ -169,7 +177,8 @@ var TextRules = []TextRule{
 		"视诊", "压痛", "反跳痛", "肌紧张", "杂音", "啰音", "呼吸音", "神志", "巩膜", "黄染",
 		"结膜", "发绀", "面色", "瞳孔", "对光反射", "肌力", "巴氏征", "颈强直", "心律齐", "腹软",
 		"双肺", "肝脾", "淋巴结肿大", "凹陷性水肿", "病理反射", "病理征", "生理反射"),
-	rule("lab value", base.T2, "lab", "re:"+labValuePattern),
+	rule("lab value", base.T2, "lab", "re:"+labValuePattern).
+		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ..."),
 	rule("complaint", base.T4, "complaint",
 		"complain*", "presents with", "presented with", "comes to", "came to", "brought to",
 		"because of", "reports", "reported", "c/o", "chief complaint", "feels", "describes",

@@ -17,7 +17,11 @@ func WriteTables(w io.Writer) error {
 	b.WriteString("\nWhen the type is missing or unknown, the first text rule that fires decides; none firing gives T4.\n\n")
 	b.WriteString("| # | rule | tier | segment | fires on | except |\n|---|---|---|---|---|---|\n")
 	for i, r := range TextRules {
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", i+1, r.Name, r.Tier, r.Segment, markdownTerms(r.Terms), r.Except)
+		firesOn := r.Summary
+		if firesOn == "" {
+			firesOn = markdownTerms(r.Terms)
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", i+1, r.Name, r.Tier, r.Segment, firesOn, r.Except)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

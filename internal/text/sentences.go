@@ -103,10 +103,26 @@ func endsSentence(s string, lineStart, dot, end int) bool {
 		return false
 	case isAbbreviation(word, first):
 		return false
-	case unicode.IsLower(first):
+	case isLowerWord(after):
 		return false // "5 mg. daily": the sentence goes on
 	}
 	return true
+}
+
+// isLowerWord reports whether s starts with a word in small letters only:
+// "daily" continues a sentence, "eGFR" and "pH" start one.
+func isLowerWord(s string) bool {
+	n := 0
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			break
+		}
+		if !unicode.IsLower(r) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // wordBefore returns the letters, digits and inner periods just before i.

@@ -43,28 +43,39 @@ func MedQACases(path string, n int, seed int64) ([]Case, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	var eligible []Case
+	var items []medqaItem
 	for line := 1; sc.Scan(); line++ {
 		var it medqaItem
 		if err := json.Unmarshal(sc.Bytes(), &it); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
-		if c, ok := medqaCase(&it); ok {
-			eligible = append(eligible, c)
-		}
+		items = append(items, it)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if n <= 0 || n >= len(eligible) {
-		return eligible, nil
+	// Visit the items in a seeded random order and keep the first n
+	// eligible ones: a uniform sample of the eligible vignettes that only
+	// classifies the sentences it needs to.
+	if n <= 0 {
+		n = len(items)
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x6d65647161)) // "medqa"
-	picked := rng.Perm(len(eligible))[:n]
+	var picked []int
+	cases := map[int]Case{}
+	for _, k := range rng.Perm(len(items)) {
+		if len(picked) == n {
+			break
+		}
+		if c, ok := medqaCase(&items[k]); ok {
+			picked = append(picked, k)
+			cases[k] = c
+		}
+	}
 	slices.Sort(picked)
-	out := make([]Case, n)
+	out := make([]Case, len(picked))
 	for i, k := range picked {
-		out[i] = eligible[k]
+		out[i] = cases[k]
 	}
 	return out, nil
 }
@@ -86,9 +97,11 @@ func medqaCase(it *medqaItem) (Case, bool) {
 		typ := clinical.SegmentType(s)
 		if typ != "" {
 			kinds[typ] = true
-		}
-		if tier, _ := clinical.Classify(typ, base.TierNone, s); tier == base.T1 || tier == base.T2 {
-			objective = true
+			// The segment's tier is the type's: clinical guarantees it
+			// equals what Classify's text rules would say.
+			if tier, _ := clinical.TierOfType(typ); tier == base.T1 || tier == base.T2 {
+				objective = true
+			}
 		}
 		keys := clinical.Keys(s)
 		if keys == nil {

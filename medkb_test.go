@@ -1,0 +1,258 @@
+package medkb
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/docio"
+	"github.com/medkb/medkb/store"
+)
+
+// sampleDocs reads the embedded sample corpus.
+func sampleDocs(t testing.TB) []base.Doc {
+	t.Helper()
+	f, err := Sample().Open("corpus/docs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := docio.ReadJSONL(f, "docs.jsonl")
+	if err != nil || res.Err() != nil {
+		t.Fatalf("sample corpus: %v %v", err, res.Err())
+	}
+	return res.Docs
+}
+
+func sampleGraph(t testing.TB) ([]base.Entity, []base.Triple) {
+	t.Helper()
+	var ents []base.Entity
+	var triples []base.Triple
+	read := func(name string, fn func(f fs.File) error) {
+		f, err := Sample().Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := fn(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read("graph/entities.jsonl", func(f fs.File) error {
+		return graph.ReadEntities(f, "entities", func(e base.Entity) error { ents = append(ents, e); return nil })
+	})
+	read("graph/kg.jsonl", func(f fs.File) error {
+		return graph.ReadTriples(f, "kg", func(x base.Triple) error { triples = append(triples, x); return nil })
+	})
+	return ents, triples
+}
+
+// checked registers a consistency check of db at the end of the test.
+func checked(t testing.TB, db *DB) {
+	t.Cleanup(func() {
+		problems, err := db.Check()
+		if err != nil {
+			t.Errorf("check: %v", err)
+		}
+		for _, p := range problems {
+			t.Errorf("check: %v", p)
+		}
+		db.Close()
+	})
+}
+
+// openSample opens a new store holding the sample corpus and graph.
+func openSample(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked(t, db)
+	ctx := context.Background()
+	if _, err := db.Ingest(ctx, sampleDocs(t)); err != nil {
+		t.Fatal(err)
+	}
+	ents, triples := sampleGraph(t)
+	if _, err := db.IngestGraph(ctx, ents, triples); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func TestReingestKeepsCounts(t *testing.T) {
+	db := openSample(t)
+	before, _ := db.Stats()
+	res, err := db.Ingest(context.Background(), sampleDocs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := db.Stats()
+	if after.Docs != before.Docs || after.Chunks != before.Chunks || after.Vectors != before.Vectors {
+		t.Fatalf("re-ingest changed counts: %+v -> %+v", before, after)
+	}
+	if res.Deleted != before.Chunks {
+		t.Fatalf("re-ingest replaced %d chunks, want %d", res.Deleted, before.Chunks)
+	}
+	if before.Docs < 40 || before.Tiers["T1"] == 0 || before.Tiers["T4"] == 0 {
+		t.Fatalf("sample too small: %+v", before)
+	}
+}
+
+func TestBadDocumentLeavesStoreUnchanged(t *testing.T) {
+	db := openSample(t)
+	before, _ := db.Stats()
+	docs := sampleDocs(t)[:5]
+	docs = append(docs, base.Doc{ID: "bad", Text: "x", Vector: []float32{1, 2}}) // wrong dimension
+	_, err := db.Ingest(context.Background(), docs)
+	var de *DocError
+	if !errors.As(err, &de) || de.Index != 5 || !strings.Contains(err.Error(), "dimensions") {
+		t.Fatalf("want a DocError for document 6, got %v", err)
+	}
+	after, _ := db.Stats()
+	if after.Seq != before.Seq || after.Docs != before.Docs {
+		t.Fatalf("failed ingest changed the store: %+v -> %+v", before, after)
+	}
+}
+
+func TestDeleteRemovesEverywhere(t *testing.T) {
+	db := openSample(t)
+	ctx := context.Background()
+	r, err := db.Query(ctx, `RETRIEVE "troponin" USING bm25(k=5) WHERE doc = "P001-lab-06"`)
+	if err != nil || len(r.Items) == 0 {
+		t.Fatalf("before delete: %v %+v", err, r)
+	}
+	if _, err := db.Delete(ctx, []string{"P001-lab-06"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, using := range []string{"bm25(k=5)", "vector(k=5)"} {
+		r, err = db.Query(ctx, `RETRIEVE "troponin" USING `+using+` WHERE doc = "P001-lab-06"`)
+		if err != nil || len(r.Items) != 0 {
+			t.Fatalf("after delete, %s still finds it: %v %+v", using, err, r.Items)
+		}
+	}
+}
+
+// A crash between the store's commit and the BM25 update must not lose the
+// write: the next open replays it.
+func TestOpenReplaysWhatTheIndexMissed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kb")
+	db, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := sampleDocs(t)
+	if _, err := db.Ingest(context.Background(), docs[:10]); err != nil {
+		t.Fatal(err)
+	}
+	// Commit to the store only, as if the process died right after.
+	puts, err := db.prepare(context.Background(), docs[10:20], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.cur.st.Write(&store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim()}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db, err = Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked(t, db)
+	r, err := db.Query(context.Background(), fmt.Sprintf(`RETRIEVE "x" USING bm25(k=5) WHERE doc = %q`, docs[15].ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = r // the check in the cleanup proves the index agrees with the store
+}
+
+func TestConcurrentQueriesAndIngest(t *testing.T) {
+	db := openSample(t)
+	docs := sampleDocs(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				if _, err := db.Query(ctx, `RETRIEVE "chest pain troponin" PACK budget 128`); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 3; i++ {
+			if _, err := db.Ingest(ctx, docs[i*5:i*5+5]); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// The JSON names of a result are a contract of `medkb query --json`.
+func TestResultJSONContract(t *testing.T) {
+	db := openSample(t)
+	r, err := db.Query(context.Background(), `RETRIEVE "chest pain, troponin 2.3 ng/mL" FUSE rrf EXPAND metapath "Disease -has_symptom-> Symptom" PACK budget 512 kmin 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(r)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	for _, k := range []string{"query", "plan", "items", "dropped", "budget", "tokens_used", "context", "expansion"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("result lacks %q", k)
+		}
+	}
+	exp := m["expansion"].(map[string]any)
+	for _, k := range []string{"fired", "anchors", "reason", "paths"} {
+		if _, ok := exp[k]; !ok {
+			t.Errorf("expansion lacks %q", k)
+		}
+	}
+	item := m["items"].([]any)[0].(map[string]any)
+	for _, k := range []string{"rank", "id", "doc", "chunk", "tier", "state", "tokens", "score", "text", "provenance"} {
+		if _, ok := item[k]; !ok {
+			t.Errorf("item lacks %q", k)
+		}
+	}
+	prov := item["provenance"].(map[string]any)
+	for _, k := range []string{"bm25", "vector", "fused", "path"} {
+		if _, ok := prov[k]; !ok {
+			t.Errorf("provenance lacks %q", k)
+		}
+	}
+	if r.TokensUsed > 512 || !strings.Contains(r.Context, "[1]") || !strings.Contains(r.Context, "Sources:") {
+		t.Errorf("context: %d tokens\n%s", r.TokensUsed, r.Context)
+	}
+}
+
+func TestQueryHonoursCancellation(t *testing.T) {
+	db := openSample(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := db.Query(ctx, `RETRIEVE "chest pain"`); !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+}
