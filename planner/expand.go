@@ -18,9 +18,10 @@ import (
 const graphBoost = 0.25
 
 // expand runs the conditional graph expansion: it fires only when at least
-// MinEntities anchors of a metapath's start type appear in the query text
-// or the top fused chunks. Paths become candidates (tier T3) and boost the
-// chunks that mention their entities.
+// MinEntities anchors of a metapath's start type appear in the query text,
+// or in the top fused chunks of a query that names an entity on the
+// metapath (see namesMetapathEntity). Paths become candidates (tier T3)
+// and boost the chunks that mention their entities.
 func (x *execution) expand(ctx context.Context, cands []*candidate) []*candidate {
 	e := x.p.Expand
 	exp := &x.res.Expansion
@@ -35,14 +36,16 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) []*candidate
 		x.report(opExpand, len(cands), len(cands), start, "not fired: "+exp.Reason)
 		return cands
 	}
-	texts := []string{x.p.Query.Text}
-	for i := 0; i < len(cands) && i < e.TopN; i++ {
-		texts = append(texts, cands[i].chunk.Text)
-	}
 	var all []graph.Path
 	var anchorNames []string
 	seen := map[graph.NodeID]bool{}
 	for _, m := range e.Metapaths {
+		texts := []string{x.p.Query.Text}
+		if namesMetapathEntity(g, m, x.p.Query.Text) {
+			for i := 0; i < len(cands) && i < e.TopN; i++ {
+				texts = append(texts, cands[i].chunk.Text)
+			}
+		}
 		var anchors []graph.Anchor
 		for _, t := range texts {
 			for _, a := range g.Link(t, m.Start) {
@@ -67,8 +70,8 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) []*candidate
 			starts[i] = m.Start
 		}
 		if len(anchorNames) < e.MinEntities {
-			exp.Reason = fmt.Sprintf("found %d entities of type %s in the query and top %d chunks; need %d",
-				len(anchorNames), strings.Join(starts, "/"), e.TopN, e.MinEntities)
+			exp.Reason = fmt.Sprintf("found %d entities of type %s; need %d (the query must name an entity of the metapath for the top %d chunks to be searched too)",
+				len(anchorNames), strings.Join(starts, "/"), e.MinEntities, e.TopN)
 		} else {
 			exp.Reason = fmt.Sprintf("anchors %s have no paths along the metapaths", strings.Join(anchorNames, ", "))
 		}
@@ -85,6 +88,23 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) []*candidate
 	x.report(opExpand, len(cands), len(out), start,
 		fmt.Sprintf("fired on %s; %d path(s)", strings.Join(anchorNames, ", "), len(all)))
 	return out
+}
+
+// namesMetapathEntity reports whether text names an entity of any type on
+// m. Only then are the top fused chunks searched for anchors: the graph is
+// consulted when the query is about its entities, never because the tail
+// of a vector search happens to mention one.
+func namesMetapathEntity(g *graph.Graph, m *graph.Metapath, text string) bool {
+	types := []string{m.Start}
+	for _, s := range m.Steps {
+		types = append(types, s.To)
+	}
+	for _, t := range types {
+		if len(g.Link(text, t)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // boost adds path candidates and lifts chunks that mention path entities.

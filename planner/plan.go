@@ -63,6 +63,10 @@ type PackNode struct {
 	NowText string // "" when now is the time of execution
 }
 
+// docVoteTieK is the RRF constant docvote uses to break ties between
+// chunks with the same number of votes.
+const docVoteTieK = 60
+
 // Anchor scan depth and over-fetch factor for residual filters.
 const (
 	anchorTopN     = 5
@@ -111,6 +115,7 @@ func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {
 	}
 	if q.Fuse.Method == dsl.FuseDocVote {
 		p.Rules = append(p.Rules, RuleDocVoteSentences)
+		p.Fuse.K = docVoteTieK
 	}
 	if q.Expand != nil {
 		e, err := bindExpand(q, g)

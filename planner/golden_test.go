@@ -1,0 +1,101 @@
+package planner_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/medkb/medkb"
+	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/internal/docio"
+	"github.com/medkb/medkb/internal/golden"
+)
+
+// openSample builds a store from the embedded sample corpus and graph.
+func openSample(t *testing.T) *medkb.DB {
+	t.Helper()
+	db, err := medkb.Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	fsys := medkb.Sample()
+	open := func(name string) fs.File {
+		f, err := fsys.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	res, err := docio.ReadJSONL(open("corpus/docs.jsonl"), "docs")
+	if err != nil || res.Err() != nil {
+		t.Fatal(err, res.Err())
+	}
+	if _, err := db.Ingest(ctx, res.Docs); err != nil {
+		t.Fatal(err)
+	}
+	var ents []medkb.Entity
+	var triples []medkb.Triple
+	if err := graph.ReadEntities(open("graph/entities.jsonl"), "entities", func(e medkb.Entity) error { ents = append(ents, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := graph.ReadTriples(open("graph/kg.jsonl"), "kg", func(x medkb.Triple) error { triples = append(triples, x); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.IngestGraph(ctx, ents, triples); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+var timing = regexp.MustCompile(`[0-9]+\.[0-9]{3} ms`)
+
+// TestExplain pins EXPLAIN output (and EXPLAIN ANALYZE with times masked).
+func TestExplain(t *testing.T) {
+	db := openSample(t)
+	golden.Run(t, "../testdata/explain", func(t *testing.T, c *golden.Case) string {
+		out, err := db.Explain(context.Background(), c.Input)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return timing.ReplaceAllString(out, "#.### ms")
+	})
+}
+
+// TestResults pins what queries return: items with their provenance,
+// drops, expansion and the packed context.
+func TestResults(t *testing.T) {
+	db := openSample(t)
+	golden.Run(t, "../testdata/results", func(t *testing.T, c *golden.Case) string {
+		r, err := db.Query(context.Background(), c.Input)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "budget %d, used %d, quota met %t, tiers %v\n", r.Budget, r.TokensUsed, r.QuotaMet, r.Tiers)
+		fmt.Fprintf(&b, "expansion fired=%t anchors=%v reason=%q paths=%d\n", r.Expansion.Fired, r.Expansion.Anchors, r.Expansion.Reason, len(r.Expansion.Paths))
+		for _, it := range r.Items {
+			fmt.Fprintf(&b, "item %d %s %s state=%s tokens=%d why=%s", it.Rank, it.ID, it.Tier, it.State, it.Tokens, it.Why)
+			if p := it.Provenance.BM25; p != nil {
+				fmt.Fprintf(&b, " bm25=#%d", p.Rank)
+			}
+			if p := it.Provenance.Vector; p != nil {
+				fmt.Fprintf(&b, " vector=#%d", p.Rank)
+			}
+			b.WriteByte('\n')
+		}
+		reasons := map[string]int{}
+		for _, d := range r.Dropped {
+			reasons[d.Reason]++
+		}
+		fmt.Fprintf(&b, "dropped %v\n", reasons)
+		b.WriteString(r.Context)
+		return b.String()
+	})
+}
