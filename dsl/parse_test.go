@@ -238,3 +238,23 @@ func stripped(v reflect.Value) reflect.Value {
 	}
 	return v
 }
+
+// TestConcurrentParse: the shared parser is safe for concurrent use (run
+// with -race).
+func TestConcurrentParse(t *testing.T) {
+	inputs := goldenInputs(t)
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for _, in := range inputs {
+				if s, err := Parse(in); err == nil {
+					_, _ = Check(s)
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Units, as regular expressions, longest first within each group so that
@@ -26,6 +27,40 @@ const (
 // labValuePattern is a number followed by a laboratory unit.
 const labValuePattern = num + `\s?(?:` + labUnits + `)`
 
+// valueAt is valuePattern anchored, for findValues.
+var valueAt = regexp.MustCompile(`^(?:` + valuePattern.String() + `)`)
+
+// valueWindow is how far past its start findValues looks for a value; no
+// value is nearly this long.
+const valueWindow = 128
+
+// findValues returns what valuePattern.FindAllStringIndex would, faster: it
+// tries the anchored pattern only where a value can start (a digit or a
+// comparator), on a short window, which lets Go use its backtracker instead
+// of scanning the whole text with the slower NFA.
+func findValues(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c == '<' || c == '>' || strings.HasPrefix(s[i:], "≤") || strings.HasPrefix(s[i:], "≥")) {
+			i++
+			continue
+		}
+		window := s[i:min(len(s), i+valueWindow)]
+		m := valueAt.FindStringIndex(window)
+		if m != nil && m[1] == len(window) && len(window) < len(s)-i {
+			m = valueAt.FindStringIndex(s[i:]) // touches the window's end: look again in full
+		}
+		if m == nil || m[1] == 0 {
+			i++
+			continue
+		}
+		out = append(out, [2]int{i, i + m[1]})
+		i += m[1]
+	}
+	return out
+}
+
 // valuePattern matches, in order of preference at one position: a blood
 // pressure, a dimension (8 mm × 6 mm, 3.2×2.1×1.5 cm), a range (4～5cm,
 // 200–430 mg/dL) and a single value with its unit. An optional comparator
@@ -40,21 +75,81 @@ var valuePattern = regexp.MustCompile(func() string {
 	return bp + `|` + dim + `|` + rng + `|` + value + `\s?` + unit
 }())
 
-// Finding and allergy patterns. Patterns ending in an "object" take the
-// words that follow (see withObject).
+// finding is a finding or allergy pattern with the lower-case literals
+// (triggers) one of which every match holds. With object set, the words
+// after the match belong to the key (see withObject).
+type finding struct {
+	re       *regexp.Regexp
+	triggers []string
+	object   bool
+}
+
 var (
-	findingWithObject = regexp.MustCompile(`(?i)\b(?:positive for|negative for|no evidence of)\b`)
-	allergyWithObject = regexp.MustCompile(`(?i)\b(?:allergic (?:reaction )?to|allerg(?:y|ies) to|anaphylaxis to)\b`)
-	findingPatterns   = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(?:[A-Za-z0-9][\w-]* ){1,2}(?:is|was|are|were) (?:\w+ )?(?:positive|negative)\b`),
-		regexp.MustCompile(`(?i)\b[A-Za-z0-9][\w-]*:?[ -](?:positive|negative)\b`),
-		regexp.MustCompile(`(?:[A-Za-z0-9][\w\-./]*\s?|\p{Han}{1,8})?[(（]\s?[+\-−±]{1,4}\s?[)）]`),
-		regexp.MustCompile(`(?:[A-Za-z0-9][\w\-]*\s?)?\p{Han}{0,8}(?:阳性|阴性)`),
-		regexp.MustCompile(`未见[^，。；,;.\s]{0,12}`),
-		regexp.MustCompile(`(?i)\bno known (?:drug )?allergies\b|\bNKDA\b|\banaphyla\w*`),
-		regexp.MustCompile(`对[^，。；,;、]{1,12}?过敏|\p{Han}{1,8}?过敏史?`),
+	positiveNegative = []string{"positive", "negative"}
+	findings         = []finding{
+		{regexp.MustCompile(`(?i)\b(?:positive for|negative for|no evidence of)\b`), []string{"positive for", "negative for", "no evidence of"}, true},
+		{regexp.MustCompile(`(?i)\b(?:allergic (?:reaction )?to|allerg(?:y|ies) to|anaphylaxis to)\b`), []string{"allerg", "anaphylaxis to"}, true},
+		{regexp.MustCompile(`(?i)\b(?:[A-Za-z0-9][\w-]* ){1,2}(?:is|was|are|were) (?:\w+ )?(?:positive|negative)\b`), positiveNegative, false},
+		{regexp.MustCompile(`(?i)\b[A-Za-z0-9][\w-]*:?[ -](?:positive|negative)\b`), positiveNegative, false},
+		{regexp.MustCompile(`(?:[A-Za-z0-9][\w\-./]*\s?|\p{Han}{1,8})?[(（]\s?[+\-−±]{1,4}\s?[)）]`), []string{"(", "（"}, false},
+		{regexp.MustCompile(`(?:[A-Za-z0-9][\w\-]*\s?)?\p{Han}{0,8}(?:阳性|阴性)`), []string{"阳性", "阴性"}, false},
+		{regexp.MustCompile(`未见[^，。；,;.\s]{0,12}`), []string{"未见"}, false},
+		{regexp.MustCompile(`(?i)\bno known (?:drug )?allergies\b|\bNKDA\b|\banaphyla\w*`), []string{"allergies", "nkda", "anaphyla"}, false},
+		{regexp.MustCompile(`对[^，。；,;、]{1,12}?过敏|\p{Han}{1,8}?过敏史?`), []string{"过敏"}, false},
 	}
 )
+
+// How far around a trigger find looks for the pattern, in bytes. Every
+// pattern's match lies within this reach of its trigger.
+const (
+	findBehind = 64
+	findAhead  = 48
+)
+
+// find returns the matches of f in s (lower is asciiLower(s)) that hold an
+// occurrence of a trigger. It runs the pattern only on a short window around
+// each occurrence: Go's regular expressions are slow on long texts when a
+// pattern starts with an optional part.
+func (f *finding) find(s, lower string) [][2]int {
+	var out [][2]int
+	for _, t := range f.triggers {
+		for from := 0; ; {
+			j := strings.Index(lower[from:], t)
+			if j < 0 {
+				break
+			}
+			at := from + j
+			from = at + len(t)
+			lo, hi := windowStart(s, at-findBehind, at), windowEnd(s, from+findAhead)
+			for _, m := range f.re.FindAllStringIndex(s[lo:hi], -1) {
+				if start, end := lo+m[0], lo+m[1]; start < from && end > at {
+					out = append(out, [2]int{start, end})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// windowStart moves i (clamped to [0, limit]) forward to the start of a
+// word, so that a pattern's \b at the window's edge means what it means in
+// the whole text.
+func windowStart(s string, i, limit int) int {
+	i = max(i, 0)
+	for i < limit && (i > 0 && isWordByte(s[i-1]) || !utf8.RuneStart(s[i])) {
+		i++
+	}
+	return i
+}
+
+// windowEnd moves i (clamped to len(s)) back to a rune boundary.
+func windowEnd(s string, i int) int {
+	i = min(i, len(s))
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
 
 // objectStops end the object of "positive for", "allergic to" and the like.
 var objectStops = regexp.MustCompile(`(?i)^(?:and|or|but|with|which|who|that|in|on|at|as|since|after|for|from|while|was|is|were|are)$`)
@@ -100,13 +195,17 @@ func keySpans(s string) [][2]int {
 			spans = append(spans, [2]int{start, start + len(k)})
 		}
 	}
-	for _, m := range valuePattern.FindAllStringIndex(s, -1) {
+	for _, m := range findValues(s) {
 		add(m[0], m[1])
 	}
-	for _, re := range findingPatterns {
-		for _, m := range re.FindAllStringIndex(s, -1) {
+	lower := asciiLower(s)
+	for i := range findings {
+		f := &findings[i]
+		for _, m := range f.find(s, lower) {
 			start, end := m[0], m[1]
 			switch {
+			case f.object:
+				end = withObject(s, end)
 			case strings.HasPrefix(s[end:], "性"): // 过敏性鼻炎 is a disease, not an allergy
 				continue
 			case strings.HasPrefix(s[end:], " for "): // "is positive for X"
@@ -119,11 +218,6 @@ func keySpans(s string) [][2]int {
 				}
 			}
 			add(start, end)
-		}
-	}
-	for _, re := range []*regexp.Regexp{findingWithObject, allergyWithObject} {
-		for _, m := range re.FindAllStringIndex(s, -1) {
-			add(m[0], withObject(s, m[1]))
 		}
 	}
 	slices.SortFunc(spans, func(a, b [2]int) int {

@@ -17,7 +17,9 @@ import (
 // capitals ("CT", "PET", "ALT"), which match only in capitals. A Latin term
 // matches whole words, or word prefixes when it ends in "*" ("biops*"
 // matches biopsy and biopsies); a Chinese term matches anywhere; a term
-// written "re:..." is a regular expression.
+// written "re:..." is a regular expression, and one written
+// "re(a|b):..." a regular expression tried only on texts that contain a or
+// b (in lower case), which spares most texts its cost.
 type TextRule struct {
 	Name    string
 	Tier    base.Tier
@@ -29,7 +31,7 @@ type TextRule struct {
 
 	terms  terms
 	ignore terms
-	check  func(text string, hit []int) bool // nil: every hit counts
+	checks []func(text string, hit []int) bool // all must agree for a hit to count
 }
 
 // Matches reports whether the rule fires on s.
@@ -38,20 +40,30 @@ func (r *TextRule) Matches(s string) bool {
 }
 
 // matches is Matches with the lower-cased text already at hand. A hit
-// inside an ignored term does not count.
+// inside an ignored term does not count; ignored terms are looked for only
+// once there is a hit, which most texts never give most rules.
 func (r *TextRule) matches(s, lower string) bool {
 	var ignored [][2]int
-	r.ignore.each(s, lower, func(start, end int) bool {
-		ignored = append(ignored, [2]int{start, end})
-		return false
-	})
+	ignoredFound := false
 	return r.terms.each(s, lower, func(start, end int) bool {
+		if !ignoredFound {
+			r.ignore.each(s, lower, func(start, end int) bool {
+				ignored = append(ignored, [2]int{start, end})
+				return false
+			})
+			ignoredFound = true
+		}
 		for _, ig := range ignored {
 			if start < ig[1] && end > ig[0] {
 				return false
 			}
 		}
-		return r.check == nil || r.check(s, []int{start, end})
+		for _, check := range r.checks {
+			if !check(s, []int{start, end}) {
+				return false
+			}
+		}
+		return true
 	})
 }
 
@@ -69,10 +81,10 @@ func (r TextRule) ignoring(why string, terms ...string) TextRule {
 	return r
 }
 
-// checking returns r that counts a hit only when check agrees; why says
-// what the check leaves out, for the README.
+// checking returns r that counts a hit only when check agrees too; why
+// says what the check leaves out, for the README.
 func (r TextRule) checking(why string, check func(text string, hit []int) bool) TextRule {
-	r.check = check
+	r.checks = append(slices.Clip(r.checks), check)
 	r.Except = joinNonEmpty(r.Except, why)
 	return r
 }
@@ -91,13 +103,14 @@ func joinNonEmpty(a, b string) string {
 	return a + "; " + b
 }
 
-// plannedTests are clauses about tests not yet done ("a biopsy is
-// scheduled", "labs are pending", 拟行胃镜): they name a test but report no
-// result, so the test rules do not count them.
-var plannedTests = []string{
-	`re:[^.;,\n]*\b(?:is|are|was|were|be|been) (?:scheduled|ordered|pending|planned|requested)\b[^.;,\n]*`,
-	`re:[^。；，\n]*(?:待查|待回报|拟行|预约|建议行|待完善)[^。；，\n]*`,
+// notPlanned is the test rules' check: a clause about a test not yet done
+// ("a biopsy is scheduled", "labs are pending", 拟行胃镜) names the test but
+// reports no result, so it does not count.
+func notPlanned(s string, hit []int) bool {
+	return !planned.MatchString(clauseAround(s, hit[0], hit[1]))
 }
+
+var planned = regexp.MustCompile(`(?i)\b(?:is|are|was|were|be|been) (?:scheduled|ordered|pending|planned|requested)\b|待查|待回报|拟行|预约|建议行|待完善`)
 
 const plannedWhy = "planned or pending tests (is scheduled, are ordered, 拟行, 建议行)"
 
@@ -111,13 +124,13 @@ var TextRules = []TextRule{
 		"immunostain*", "frozen section", "bone marrow aspirat*", "fine-needle aspirat*",
 		"fine needle aspirat*", "病理", "活检", "活组织", "免疫组化", "细胞学", "骨髓穿刺", "骨髓涂片", "冰冻切片").
 		ignoring("病理反射 and 病理征 are exam signs", "病理反射", "病理征").
-		ignoring(plannedWhy, plannedTests...),
+		checking(plannedWhy, notPlanned),
 	rule("genetic test", base.T1, "pathology",
 		"mutation*", "genetic test*", "genetic analysis", "genetic screening", "genotyp*", "karyotyp*",
 		"gene rearrangement", "gene fusion", "sequencing", "基因", "突变", "染色体核型").
-		ignoring(plannedWhy, plannedTests...),
+		checking(plannedWhy, notPlanned),
 	rule("allergy", base.T1, "allergy",
-		"re:allergic (?:reaction )?to", "re:allerg(?:y|ies) to", "anaphyla*", "过敏").
+		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏").
 		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment", "过敏性", "抗过敏").
 		checking("negated in its clause (no known, denies, 否认, 无)", notNegated),
 	rule("imaging", base.T2, "imaging",
@@ -125,20 +138,20 @@ var TextRules = []TextRule{
 		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
 		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
 		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影").
-		ignoring(plannedWhy, plannedTests...),
+		checking(plannedWhy, notPlanned),
 	rule("ECG", base.T2, "ecg",
 		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图").
-		ignoring(plannedWhy, plannedTests...),
+		checking(plannedWhy, notPlanned),
 	rule("endoscopy", base.T2, "imaging",
 		"endoscop*", "colonoscop*", "gastroscop*", "bronchoscop*", "cystoscop*", "laryngoscop*",
 		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜").
-		ignoring(plannedWhy, plannedTests...),
+		checking(plannedWhy, notPlanned),
 	rule("function test", base.T2, "lab",
 		"spirometr*", "pulmonary function", "lung function", "audiometr*", "audiogra*", "EEG",
 		"electroencephalogra*", "electromyogra*", "EMG", "nerve conduction", "stress test*",
 		"polysomnogra*", "catheteriz*", "vascular resistance", "cardiac output", "wedge pressure",
 		"肺功能", "脑电图", "肌电图", "多导睡眠", "心导管").
-		ignoring(plannedWhy, plannedTests...),
+		checking(plannedWhy, notPlanned),
 	rule("laboratory", base.T2, "lab",
 		"laborator*", "lab", "labs", "serum", "plasma", "blood count", "CBC", "hemoglobin", "haemoglobin",
 		"hematocrit", "mean corpuscular", "MCV", "leukocyte*", "white blood cell*", "WBC", "platelet*",
@@ -151,16 +164,16 @@ var TextRules = []TextRule{
 		"TSH", "D-dimer", "lactate", "bilirubin", "aminotransferase*", "ALT", "AST",
 		"alkaline phosphatase", "albumin", "INR", "prothrombin time", "thromboplastin time", "lipase",
 		"amylase", "electrolytes", "occult blood",
-		`re:\btest(?:s|ing)?\b[^.;]{0,40}\b(?:positive|negative)\b`,
+		`re(test):\btest(?:s|ing)?\b[^.;]{0,40}\b(?:positive|negative)\b`,
 		"血常规", "尿常规", "便常规", "生化", "肝功能", "肾功能", "肌酐", "尿素氮", "血红蛋白",
 		"白细胞", "血小板", "血糖", "糖化血红蛋白", "肌钙蛋白", "转氨酶", "胆红素", "白蛋白", "血气",
 		"电解质", "化验", "检验", "实验室", "培养", "抗体", "抗原", "尿蛋白", "血沉", "C反应蛋白",
 		"降钙素原", "凝血", "二聚体", "脑脊液", "eGFR", "隐血").
-		ignoring(plannedWhy, plannedTests...),
+		checking(plannedWhy, notPlanned),
 	rule("vital signs", base.T3, "exam",
 		"temperature", "pulse", "blood pressure", "respirations", "respiratory rate", "heart rate",
 		"oxygen saturation", "pulse oximetry", "SpO2", "BMI", "体温", "血压", "心率", "脉搏",
-		"呼吸频率", "血氧饱和度", `re:\d\s*(?:℃|°C|°F|mm ?Hg|次/分|/min\b|bpm\b)`).
+		"呼吸频率", "血氧饱和度", `re(℃|°|hg|次/分|/min|bpm):\d\s*(?:℃|°C|°F|mm ?Hg|次/分|/min\b|bpm\b)`).
 		ignoring("高血压 and 低血压 name diseases", "高血压", "低血压").
 		checking("a sign named without a number after it (blood pressure management)", withNumber),
 	rule("physical examination", base.T3, "exam",
@@ -172,17 +185,17 @@ var TextRules = []TextRule{
 		"muscle strength", "Babinski", "Kernig", "Brudzinski", "Romberg", "gait", "guarding",
 		"breath sounds", "bowel sounds", "heart sounds", "lymphadenopathy", "hepatomegaly",
 		"splenomegaly", "pitting edema", "fundoscop*", "otoscop*",
-		`re:\bappears (?:acutely |chronically |mildly |severely )?(?:ill|unwell|healthy|pale|lethargic|confused|anxious|uncomfortable|comfortable|well|cachectic|jaundiced|cyanotic|dehydrated|in)\b`,
+		`re(appears):\bappears (?:acutely |chronically |mildly |severely )?(?:ill|unwell|healthy|pale|lethargic|confused|anxious|uncomfortable|comfortable|well|cachectic|jaundiced|cyanotic|dehydrated|in)\b`,
 		"查体", "体格检查", "体检", "专科情况", "专科检查", "生命体征", "听诊", "触诊", "触及", "叩诊",
 		"视诊", "压痛", "反跳痛", "肌紧张", "杂音", "啰音", "呼吸音", "神志", "巩膜", "黄染",
 		"结膜", "发绀", "面色", "瞳孔", "对光反射", "肌力", "巴氏征", "颈强直", "心律齐", "腹软",
 		"双肺", "肝脾", "淋巴结肿大", "凹陷性水肿", "病理反射", "病理征", "生理反射"),
-	rule("lab value", base.T2, "lab", "re:"+labValuePattern).
+	rule("lab value", base.T2, "lab", "re(0|1|2|3|4|5|6|7|8|9):"+labValuePattern).
 		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ..."),
 	rule("complaint", base.T4, "complaint",
 		"complain*", "presents with", "presented with", "comes to", "came to", "brought to",
 		"because of", "reports", "reported", "c/o", "chief complaint", "feels", "describes",
-		"主诉", "自述", "诉", "自觉", "感到", `re:因.{0,20}(?:入院|就诊|来诊)`),
+		"主诉", "自述", "诉", "自觉", "感到", `re(因):因.{0,20}(?:入院|就诊|来诊)`),
 	rule("history", base.T4, "history",
 		"history", "diagnosed with", "medications include", "current medications", "takes", "taking",
 		"smokes", "smoked", "drinks", "alcohol", "underwent", "was treated", "denies", "病史", "既往",

@@ -12,7 +12,15 @@ import (
 // for all terms of a rule is several hundred times slower in Go's regexp.
 type terms struct {
 	literals []literal
-	res      []*regexp.Regexp
+	res      []gatedRegexp
+}
+
+// gatedRegexp is a "re:" term; it runs only on texts whose lower-cased
+// form holds one of its gates ("re(test):\btest..."), or always when it
+// has none.
+type gatedRegexp struct {
+	re    *regexp.Regexp
+	gates []string
 }
 
 type literal struct {
@@ -25,8 +33,8 @@ type literal struct {
 func compileTerms(list []string) terms {
 	var t terms
 	for _, term := range list {
-		if re, ok := strings.CutPrefix(term, "re:"); ok {
-			t.res = append(t.res, regexp.MustCompile(`(?i)`+re))
+		if rest, ok := strings.CutPrefix(term, "re"); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "(")) {
+			t.res = append(t.res, compileGated(rest))
 			continue
 		}
 		prefix := strings.HasSuffix(term, "*")
@@ -70,11 +78,41 @@ func (t *terms) each(s, lower string, visit func(start, end int) bool) bool {
 			}
 		}
 	}
-	for _, re := range t.res {
-		for _, m := range re.FindAllStringIndex(s, -1) {
+	for _, g := range t.res {
+		if !g.open(lower) {
+			continue
+		}
+		for _, m := range g.re.FindAllStringIndex(s, -1) {
 			if visit(m[0], m[1]) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// compileGated reads ":regexp" or "(gate|gate):regexp".
+func compileGated(spec string) gatedRegexp {
+	var g gatedRegexp
+	if rest, ok := strings.CutPrefix(spec, "("); ok {
+		gates, re, found := strings.Cut(rest, "):")
+		if !found {
+			panic("clinical: bad gated term re(" + rest)
+		}
+		g.gates = strings.Split(gates, "|")
+		spec = ":" + re
+	}
+	g.re = regexp.MustCompile(`(?i)` + strings.TrimPrefix(spec, ":"))
+	return g
+}
+
+func (g *gatedRegexp) open(lower string) bool {
+	if len(g.gates) == 0 {
+		return true
+	}
+	for _, gate := range g.gates {
+		if strings.Contains(lower, gate) {
+			return true
 		}
 	}
 	return false

@@ -46,10 +46,13 @@ func Run(t *testing.T, path string, fn func(t *testing.T, c *Case) string) {
 		t.Fatalf("%s: %v", path, err)
 	}
 	var out strings.Builder
-	for _, c := range cases {
+	for i, c := range cases {
 		got := strings.TrimRight(fn(t, c), "\n")
 		if !*rewrite && got != c.Want {
 			t.Errorf("%s:%d: %s\n%s\n--- got:\n%s\n--- want:\n%s", path, c.Line, c.Cmd, c.Input, got, c.Want)
+		}
+		if i > 0 {
+			out.WriteByte('\n') // a blank line between cases, for the reader
 		}
 		out.WriteString(c.head + c.Input + "\n----\n" + got + "\n====\n")
 	}

@@ -17,7 +17,7 @@ func packEbm(b *builder) {
 	cands, p, pk := b.cands, b.p, b.pk
 	pk.pool = appendOptions(resize(pk.pool, 2*len(cands))[:0], cands, p)
 	pk.keys, pk.order = sortByDensity(pk.pool, cands, pk.keys, pk.order)
-	pool, order := pk.pool, pk.order
+	pool, order := pk.pool, pk.order // order[k] is the k-th densest option
 
 	pk.marks = resize(pk.marks, len(cands))
 	marks := pk.marks

@@ -64,7 +64,10 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 	if tokens != r.TokensUsed || math.Abs(utility-r.Utility) > 1e-9*(1+utility) {
 		t.Fatalf("%s: totals %d/%v, items sum to %d/%v", p.Strategy, r.TokensUsed, r.Utility, tokens, utility)
 	}
-	if !slices.IsSortedFunc(r.Items, readingOrder) {
+	inReadingOrder := slices.IsSortedFunc(r.Items, func(x, y Item) int {
+		return readingCmp(&cands[x.Index], &cands[y.Index], x.Index, y.Index)
+	})
+	if !inReadingOrder {
 		t.Fatalf("%s: items are not in reading order", p.Strategy)
 	}
 	if !slices.IsSortedFunc(r.Dropped, func(x, y Drop) int { return x.Index - y.Index }) {

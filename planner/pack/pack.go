@@ -33,6 +33,7 @@ type Packer struct {
 	keys    []uint64
 	order   []int32
 	marks   []blockMark
+	picks   []pick
 	choices []byte
 	values  []dpValue
 }

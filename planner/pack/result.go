@@ -158,26 +158,30 @@ type builder struct {
 	cands []Candidate
 	p     *Params
 	pk    *Packer
+	picks []pick
 	res   *Result
 }
 
+// pick is a packed option awaiting assembly: Items are built once, in
+// reading order, by finish (sorting these is cheaper than sorting Items).
+type pick struct {
+	o     option
+	text  string
+	why   Why
+	other Reason
+}
+
 func newBuilder(cands []Candidate, p *Params, pk *Packer) *builder {
-	return &builder{cands: cands, p: p, pk: pk, res: &Result{
+	return &builder{cands: cands, p: p, pk: pk, picks: pk.picks[:0], res: &Result{
 		Strategy: p.Strategy,
 		Budget:   p.Budget,
-		Items:    make([]Item, 0, min(len(cands), 64)),
 		Dropped:  make([]Drop, 0, len(cands)),
 	}}
 }
 
 // take records option o packed with the given text.
 func (b *builder) take(o option, text string, why Why, other Reason) {
-	c := &b.cands[o.block()]
-	b.res.Items = append(b.res.Items, Item{
-		Index: int(o.block()), ID: c.ID, Tier: c.Tier, Day: c.Day, State: o.state(),
-		Text: text, Tokens: int(o.tokens), Utility: o.utility, Density: o.density,
-		Why: why, Other: other,
-	})
+	b.picks = append(b.picks, pick{o: o, text: text, why: why, other: other})
 }
 
 // takeState records option o packed with its state's own text.
@@ -200,18 +204,36 @@ func (b *builder) drop(i int, reason Reason, best option) {
 	b.res.Dropped = append(b.res.Dropped, d)
 }
 
-// finish sorts the items and drops, and fills totals and quota accounting.
+// finish builds the items in reading order, sorts the drops, and fills
+// totals and quota accounting.
 func (b *builder) finish() *Result {
-	r := b.res
-	slices.SortFunc(r.Items, readingOrder)
-	slices.SortFunc(r.Dropped, func(x, y Drop) int { return cmp.Compare(x.Index, y.Index) })
+	r, cands := b.res, b.cands
+	slices.SortFunc(b.picks, func(x, y pick) int {
+		i, j := int(x.o.block()), int(y.o.block())
+		return readingCmp(&cands[i], &cands[j], i, j)
+	})
+	r.Items = make([]Item, len(b.picks))
 	var got [5]int
-	for _, it := range r.Items {
-		r.TokensUsed += it.Tokens
-		r.Utility += it.Utility
-		got[it.Tier]++
+	for k, pk := range b.picks {
+		i := int(pk.o.block())
+		c := &cands[i]
+		r.Items[k] = Item{
+			Index: i, ID: c.ID, Tier: c.Tier, Day: c.Day, State: pk.o.state(),
+			Text: pk.text, Tokens: int(pk.o.tokens), Utility: pk.o.utility, Density: pk.o.density,
+			Why: pk.why, Other: pk.other,
+		}
+		r.TokensUsed += int(pk.o.tokens)
+		r.Utility += pk.o.utility
+		got[c.Tier]++
 	}
-	present := presentPerTier(b.cands)
+	clear(b.picks) // drop the text references before the buffer is kept
+	b.pk.picks = b.picks[:0]
+
+	byIndex := func(x, y Drop) int { return cmp.Compare(x.Index, y.Index) }
+	if !slices.IsSortedFunc(r.Dropped, byIndex) { // most strategies drop in candidate order
+		slices.SortFunc(r.Dropped, byIndex)
+	}
+	present := presentPerTier(cands)
 	r.QuotaMet = true
 	for _, t := range base.Tiers {
 		if present[t] == 0 {
@@ -237,9 +259,9 @@ func presentPerTier(cands []Candidate) [5]int {
 	return n
 }
 
-// readingOrder sorts items by tier, then newest first (undated last),
-// then ID, then index.
-func readingOrder(x, y Item) int {
+// readingCmp orders blocks for reading: by tier, then newest first
+// (undated last), then ID, then index.
+func readingCmp(x, y *Candidate, i, j int) int {
 	if x.Tier != y.Tier {
 		return cmp.Compare(x.Tier, y.Tier)
 	}
@@ -249,5 +271,5 @@ func readingOrder(x, y Item) int {
 	if c := strings.Compare(x.ID, y.ID); c != 0 {
 		return c
 	}
-	return cmp.Compare(x.Index, y.Index)
+	return cmp.Compare(i, j)
 }

@@ -45,7 +45,7 @@ func decay(p *Params, day base.Day) float64 {
 	if p.Lambda == 0 || day == base.NoDay || p.Now == base.NoDay || day >= p.Now {
 		return 1
 	}
-	return math.Exp(-p.Lambda * float64(p.Now-day) / daysPerYear)
+	return math.Exp(-p.Lambda / daysPerYear * float64(p.Now-day))
 }
 
 // fidelityB is F(B).
