@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cli runs one command line in process and returns its exit status and
+// output streams.
+func cli(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// sampleStore ingests the project's sample corpus and graph into a new
+// store and returns its --db flag.
+func sampleStore(t *testing.T) []string {
+	t.Helper()
+	db := []string{"--db", filepath.Join(t.TempDir(), "kb")}
+	args := append([]string{"ingest"}, db...)
+	args = append(args, "../../testdata/corpus/docs.jsonl", "../../testdata/graph/entities.jsonl", "../../testdata/graph/kg.jsonl")
+	if code, out, errOut := cli(t, "", args...); code != 0 {
+		t.Fatalf("ingest: %d\n%s%s", code, out, errOut)
+	}
+	t.Cleanup(func() {
+		if code, out, errOut := cli(t, "", append([]string{"check"}, db...)...); code != 0 {
+			t.Errorf("check after test: %s%s", out, errOut)
+		}
+	})
+	return db
+}
+
+func stats(t *testing.T, db []string) map[string]any {
+	t.Helper()
+	code, out, errOut := cli(t, "", append([]string{"stats", "--json"}, db...)...)
+	if code != 0 {
+		t.Fatalf("stats: %s", errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestIngestStatsAndReingest(t *testing.T) {
+	db := sampleStore(t)
+	m := stats(t, db)
+	for _, k := range []string{"docs", "chunks", "vectors", "tiers", "generation", "embedder", "dim"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("stats lacks %q", k)
+		}
+	}
+	docs := m["docs"].(float64)
+	if code, _, errOut := cli(t, "", append([]string{"ingest"}, append(db, "../../testdata/corpus/docs.jsonl")...)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	if again := stats(t, db)["docs"].(float64); again != docs {
+		t.Fatalf("re-ingest changed the count: %v -> %v", docs, again)
+	}
+}
+
+func TestIngestRejectsBadFile(t *testing.T) {
+	db := sampleStore(t)
+	before := stats(t, db)
+	code, _, errOut := cli(t, "", append([]string{"ingest"}, append(db, "../../testdata/corpus/bad.jsonl")...)...)
+	if code != 1 || !strings.Contains(errOut, "bad.jsonl:3:") || !strings.Contains(errOut, "nothing ingested") {
+		t.Fatalf("want a rejection naming bad.jsonl:3, got %d: %s", code, errOut)
+	}
+	if after := stats(t, db); after["seq"] != before["seq"] || after["docs"] != before["docs"] {
+		t.Fatalf("rejected file changed the store: %v -> %v", before, after)
+	}
+	code, out, _ := cli(t, "", append([]string{"ingest", "--skip-bad"}, append(db, "../../testdata/corpus/bad.jsonl")...)...)
+	if code != 0 || !strings.Contains(out, "1 bad lines skipped") {
+		t.Fatalf("--skip-bad: %d %s", code, out)
+	}
+}
+
+func TestQueryJSONAndStdin(t *testing.T) {
+	db := sampleStore(t)
+	code, out, errOut := cli(t, `RETRIEVE "troponin" PACK budget 128 kmin 1`, append([]string{"query", "--json"}, append(db, "-")...)...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r["tokens_used"].(float64) > 128 || len(r["items"].([]any)) == 0 {
+		t.Fatalf("result: %v", r)
+	}
+	code, out, _ = cli(t, "", append([]string{"query"}, append(db, `RETRIEVE "troponin" LIMIT 2`)...)...)
+	if code != 0 || !strings.Contains(out, "[1]") || !strings.Contains(out, "--- context ---") {
+		t.Fatalf("human output: %s", out)
+	}
+}
+
+func TestQueryErrorNamesPosition(t *testing.T) {
+	db := sampleStore(t)
+	code, _, errOut := cli(t, "", append([]string{"query"}, append(db, "RETRIEVE \"x\"\n  FUZE rrf")...)...)
+	if code != 1 || !strings.Contains(errOut, "2:3:") || !strings.Contains(errOut, "did you mean FUSE?") || !strings.Contains(errOut, "^") {
+		t.Fatalf("want a positioned error, got %d: %s", code, errOut)
+	}
+}
+
+func TestExportShowCheck(t *testing.T) {
+	db := sampleStore(t)
+	_, out, _ := cli(t, "", append([]string{"export"}, db...)...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if float64(len(lines)) != stats(t, db)["docs"].(float64) || !strings.Contains(lines[0], `"tier":"T`) {
+		t.Fatalf("export: %d lines, first %s", len(lines), lines[0])
+	}
+	code, out, _ := cli(t, "", append([]string{"show"}, append(db, "P001-lab-06")...)...)
+	if code != 0 || !strings.Contains(out, "state B") {
+		t.Fatalf("show: %s", out)
+	}
+	if code, _, errOut := cli(t, "", append([]string{"show"}, append(db, "no-such-doc")...)...); code != 1 || !strings.Contains(errOut, "no such document") {
+		t.Fatalf("show unknown: %s", errOut)
+	}
+	if code, out, _ := cli(t, "", append([]string{"check"}, db...)...); code != 0 || !strings.HasPrefix(out, "ok:") {
+		t.Fatalf("check: %s", out)
+	}
+}
+
+func TestReplPiped(t *testing.T) {
+	db := sampleStore(t)
+	in := "\\stats\n\\json on\nRETRIEVE \"troponin\"\n  LIMIT 1;\n\\json off\n\\explain on\nRETRIEVE \"x\" LIMIT 1;\n\\bogus\n\\q\n"
+	code, out, errOut := cli(t, in, append([]string{"repl"}, db...)...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, want := range []string{"documents (T1", `"items"`, "explain analyze on", "rows in="} {
+		if !strings.Contains(out, want) {
+			t.Errorf("repl output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "unknown command") {
+		t.Errorf("repl stderr: %s", errOut)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	code, out, errOut := cli(t, "", "demo")
+	if code != 0 || strings.Count(out, "--- context ---") < 2 || !strings.Contains(out, "rows in=") {
+		t.Fatalf("demo: %d %s %s", code, out, errOut)
+	}
+}
+
+func TestBenchVector(t *testing.T) {
+	code, out, errOut := cli(t, "", "bench", "vector", "--n", "2000", "--dim", "64", "--queries", "5", "--json")
+	if code != 0 || !strings.Contains(out, "ms_per_query") || !strings.Contains(out, "gb_per_s") {
+		t.Fatalf("bench vector: %s %s", out, errOut)
+	}
+}
+
+func TestMissingStoreIsAClearError(t *testing.T) {
+	code, _, errOut := cli(t, "", "stats", "--db", filepath.Join(t.TempDir(), "nope"))
+	if code != 1 || !strings.Contains(errOut, "does not exist") {
+		t.Fatalf("stats on a missing store: %d %s", code, errOut)
+	}
+}
