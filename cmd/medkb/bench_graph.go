@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -27,9 +26,6 @@ report how often CbGaD or CrCtD paths from the compound reach them.`,
 				return fmt.Errorf("--hetionet DIR is required")
 			}
 			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
-			}
 			r, err := graph.Bench(ctx, dir, opts)
 			if err != nil {
 				return err

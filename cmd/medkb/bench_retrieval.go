@@ -76,9 +76,6 @@ type retrievalReport struct {
 }
 
 func benchRetrieval(ctx context.Context, docsPath, queriesPath, qrelsPath string) (*retrievalReport, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	res, err := readDocs(docsPath)
 	if err != nil {
 		return nil, err

@@ -37,9 +37,6 @@ func demoCmd(e *env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
-			}
 			dir, err := os.MkdirTemp("", "medkb-demo-")
 			if err != nil {
 				return err

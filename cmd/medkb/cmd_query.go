@@ -43,9 +43,6 @@ and adds rows and time per operator.`,
 			}
 			defer db.Close()
 			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
-			}
 			if timeout > 0 {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithTimeout(ctx, timeout)

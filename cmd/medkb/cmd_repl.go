@@ -40,9 +40,6 @@ func replCmd(e *env) *cobra.Command {
 			defer db.Close()
 			r := &repl{env: e, db: db}
 			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
-			}
 			if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				return r.interactive(ctx)
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -48,7 +49,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} {
 		root.AddCommand(add(e))
 	}
-	if err := root.Execute(); err != nil {
+	if err := root.ExecuteContext(context.Background()); err != nil {
 		if !errors.Is(err, errSilent) {
 			fmt.Fprintln(stderr, "medkb:", err)
 		}
