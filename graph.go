@@ -39,7 +39,8 @@ func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []bas
 	built := graph.Build(allEnts, allTriples)
 	db.mu.Lock()
 	if db.cur == g {
-		g.graph = built
+		g.graphOnce.Do(func() {}) // what loadGraph would build is built
+		g.graph, g.graphErr = built, nil
 	}
 	db.mu.Unlock()
 	return gc, nil

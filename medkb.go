@@ -30,10 +30,12 @@ type DB struct {
 
 // generation is one open generation: the store and what is derived from it.
 type generation struct {
-	st    *store.Store
-	bm    *bm25.Index
-	vec   *vector.Index
-	graph *graph.Graph // nil when the store has no triples
+	st        *store.Store
+	bm        *bm25.Index
+	vec       *vector.Index
+	graphOnce sync.Once
+	graph     *graph.Graph // nil when the store has no triples; see loadGraph
+	graphErr  error
 }
 
 // Open opens the store in dir (creating it unless opts.ReadOnly) and
@@ -43,11 +45,7 @@ func Open(dir string, opts *Options) (*DB, error) {
 	if opts != nil {
 		db.opts = *opts
 	}
-	tok, err := text.NewTokenizer()
-	if err != nil {
-		return nil, err
-	}
-	db.tok = tok
+	db.tok = &lazyTokenizer{}
 	g, err := db.openGeneration("")
 	if err != nil {
 		return nil, err
@@ -96,14 +94,23 @@ func (db *DB) attach(g *generation) error {
 	if err := g.vec.Load(slots, vecs); err != nil {
 		return err
 	}
-	if m.Triples > 0 || m.Entities > 0 {
+	return nil
+}
+
+// loadGraph builds the in-memory graph from the stored triples on first
+// use: most queries never expand, and building Hetionet takes seconds.
+func (g *generation) loadGraph() (*graph.Graph, error) {
+	g.graphOnce.Do(func() {
 		ents, triples, err := g.st.LoadGraph()
 		if err != nil {
-			return err
+			g.graphErr = err
+			return
 		}
-		g.graph = graph.Build(ents, triples)
-	}
-	return nil
+		if len(ents) > 0 || len(triples) > 0 {
+			g.graph = graph.Build(ents, triples)
+		}
+	})
+	return g.graph, g.graphErr
 }
 
 // openBM25 opens the generation's BM25 index and replays what it lacks. A

@@ -50,7 +50,7 @@ func (db *DB) Explain(ctx context.Context, src string) (string, error) {
 }
 
 func (db *DB) env(g *generation) *planner.Env {
-	return &planner.Env{Store: g.st, BM25: g.bm, Vectors: g.vec, Graph: g.graph, Embedder: db.emb,
+	return &planner.Env{Store: g.st, BM25: g.bm, Vectors: g.vec, Graph: g.loadGraph, Embedder: db.emb,
 		Count: db.tok.Count, VectorWeight: embed.FusionWeight(db.emb)}
 }
 

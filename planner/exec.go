@@ -23,10 +23,13 @@ import (
 // Env is what a plan executes against: one generation of a store with its
 // derived indexes, and the models that were used to build them.
 type Env struct {
-	Store    *store.Store
-	BM25     *bm25.Index
-	Vectors  *vector.Index
-	Graph    *graph.Graph // nil when the store has no triples
+	Store   *store.Store
+	BM25    *bm25.Index
+	Vectors *vector.Index
+	// Graph returns the store's knowledge graph, nil when it has none. It
+	// is called only for statements with EXPAND, so a store's graph is
+	// built on first use rather than at open.
+	Graph    func() (*graph.Graph, error)
 	Embedder embed.Embedder
 	Count    func(string) int // the tokenizer that costed the chunks
 	// VectorWeight is the vector arm's weight in RRF (BM25 weighs 1);
@@ -48,10 +51,17 @@ func Compile(src string, env *Env) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := Build(q, env.Graph)
+	var g *graph.Graph
+	if q.Expand != nil {
+		if g, err = env.Graph(); err != nil {
+			return nil, err
+		}
+	}
+	p, err := Build(q, g)
 	if err != nil {
 		return nil, err
 	}
+	p.graph = g
 	p.Fuse.VectorWeight = env.VectorWeight
 	if p.Fuse.VectorWeight <= 0 {
 		p.Fuse.VectorWeight = 1

@@ -30,7 +30,7 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) []*candidate
 		return cands
 	}
 	start := time.Now()
-	g := x.env.Graph
+	g := x.p.graph
 	if g == nil {
 		exp.Reason = "the store has no knowledge graph (ingest triples to enable EXPAND)"
 		x.report(opExpand, len(cands), len(cands), start, "not fired: "+exp.Reason)

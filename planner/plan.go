@@ -22,6 +22,7 @@ type Plan struct {
 	Limit  int // 0: no limit
 	// Rules lists the rewrite rules that fired while planning, in order.
 	Rules []string
+	graph *graph.Graph // what EXPAND was bound against
 }
 
 // RetrieveNode is one retrieval arm with the filter pushed into it.
@@ -88,7 +89,7 @@ var ErrNoGraph = errors.New("medkb: the store has no knowledge graph")
 // Build binds a checked query against the store's graph and returns its
 // plan. Errors are *dsl.Error positioned in the statement.
 func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {
-	p := &Plan{Query: q, Limit: q.Limit,
+	p := &Plan{Query: q, Limit: q.Limit, graph: g,
 		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, M: q.Fuse.M}}
 	if q.BM25 != nil {
 		p.Arms = append(p.Arms, RetrieveNode{Arm: "bm25", K: q.BM25.K, Filter: q.Filter})

@@ -70,3 +70,7 @@ func BenchmarkPackExact1000At2048(b *testing.B) { benchPack(b, 1000, 2048, Exact
 func BenchmarkPackFIFO1000(b *testing.B)        { benchPack(b, 1000, 512, FIFO) }
 func BenchmarkPackSemantic1000(b *testing.B)    { benchPack(b, 1000, 512, Semantic) }
 func BenchmarkPackUniform1000(b *testing.B)     { benchPack(b, 1000, 512, Uniform) }
+
+// BenchmarkPackExactNearBound is 1000 candidates at budget 8000: about
+// 16M table cells, just under MaxExactCells.
+func BenchmarkPackExactNearBound(b *testing.B) { benchPack(b, 1000, 8000, Exact) }

@@ -7,8 +7,9 @@ import (
 )
 
 // MaxExactCells bounds the dynamic-programming table of Exact: blocks x
-// (budget+1) x (quota levels), one byte each. At the bound Exact runs in
-// roughly 0.1 s on one core; past it Pack returns ErrTooLarge.
+// (budget+1) x (quota levels), one byte each. Near the bound Exact takes
+// 0.1-0.2 s on one core (BenchmarkPackExactNearBound); past it Pack
+// returns ErrTooLarge.
 const MaxExactCells = 1 << 24
 
 // dpValue is a partial packing's worth, ordered lexicographically: fewer
@@ -70,6 +71,12 @@ func packExact(b *builder) error {
 	}
 	budget = min(budget, p.Budget)
 	width := budget + 1
+	tooLarge := func() error {
+		return fmt.Errorf("%w: %d candidates at budget %d exceed %d table cells", ErrTooLarge, len(cands), p.Budget, MaxExactCells)
+	}
+	if width > MaxExactCells {
+		return tooLarge()
+	}
 
 	cells, maxRow := 0, 0
 	for _, t := range base.Tiers {
@@ -79,7 +86,7 @@ func packExact(b *builder) error {
 		row := width * (tt.want + 1)
 		maxRow = max(maxRow, row)
 		if len(tt.blocks) > 0 && row > (MaxExactCells-cells)/len(tt.blocks) {
-			return fmt.Errorf("%w: %d candidates at budget %d exceed %d table cells", ErrTooLarge, len(cands), p.Budget, MaxExactCells)
+			return tooLarge()
 		}
 		cells += len(tt.blocks) * row
 	}
