@@ -111,7 +111,8 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// isEmptyDir reports whether dir is missing or has no entries.
+// isEmptyDir reports whether dir is missing or has no entries but the
+// writer lock file.
 func isEmptyDir(dir string) (bool, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -120,5 +121,10 @@ func isEmptyDir(dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return len(ents) == 0, nil
+	for _, e := range ents {
+		if e.Name() != lockFile {
+			return false, nil
+		}
+	}
+	return true, nil
 }

@@ -17,6 +17,7 @@ type Store struct {
 	gen      string // generation name, e.g. "gen-000001"
 	db       *bolt.DB
 	readOnly bool
+	writer   *WriterLock // held by a read-write Store until Close
 }
 
 // Meta is the store-wide metadata.
@@ -36,8 +37,31 @@ type Meta struct {
 
 // Open opens the store in dir at the generation CURRENT names, creating
 // dir and a first generation when dir is missing or empty (unless opts is
-// read-only).
+// read-only). A read-write Store holds the writer lock (see LockWriter)
+// until Close; it is taken before CURRENT is read, so a rebuild cannot
+// replace the generation under it.
 func Open(dir string, opts *Options) (*Store, error) {
+	if opts != nil && opts.ReadOnly {
+		return openDir(dir, opts)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	lock, err := LockWriter(dir, opts.lockTimeout())
+	if err != nil {
+		return nil, err
+	}
+	s, err := openDir(dir, opts)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	s.writer = lock
+	return s, nil
+}
+
+// openDir is Open without the writer lock.
+func openDir(dir string, opts *Options) (*Store, error) {
 	readOnly := opts != nil && opts.ReadOnly
 	gen := ""
 	if opts != nil {
@@ -86,7 +110,8 @@ func create(dir string, opts *Options) (*Store, error) {
 }
 
 // CreateGeneration makes a new, empty generation directory in dir (for a
-// rebuild) and opens it read-write. CURRENT is not changed.
+// rebuild) and opens it read-write. CURRENT is not changed. The caller
+// holds the writer lock (LockWriter) and does not get a second one.
 func CreateGeneration(dir string) (*Store, error) {
 	gen, err := NextGeneration(dir)
 	if err != nil {
@@ -154,8 +179,10 @@ func (s *Store) init() error {
 	})
 }
 
-// Close releases the file and its lock.
-func (s *Store) Close() error { return s.db.Close() }
+// Close releases the file and its locks.
+func (s *Store) Close() error {
+	return errors.Join(s.db.Close(), s.writer.Release())
+}
 
 // Dir returns the store directory; Generation the open generation's name.
 func (s *Store) Dir() string        { return s.dir }

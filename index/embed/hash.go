@@ -52,25 +52,33 @@ func (e *hashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	var wg sync.WaitGroup
 	for lo := 0; lo < len(texts); lo += per {
 		hi := min(lo+per, len(texts))
-		wg.Go(func() {
-			f, _ := e.featurizers.Get().(*featurizer)
-			if f == nil {
-				f = new(featurizer)
-			}
-			defer e.featurizers.Put(f)
-			for i := lo; i < hi; i++ {
-				if (i-lo)%64 == 0 && ctx.Err() != nil {
-					return
-				}
-				f.embed(texts[i], out[i])
-			}
-		})
+		if hi == len(texts) {
+			e.embedRange(ctx, texts[lo:hi], out[lo:hi]) // the caller takes the last share
+		} else {
+			wg.Go(func() { e.embedRange(ctx, texts[lo:hi], out[lo:hi]) })
+		}
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("embed: %s: %w", hashName, err)
 	}
 	return out, nil
+}
+
+// embedRange embeds texts into dst with one pooled featurizer, stopping
+// early when ctx is done.
+func (e *hashEmbedder) embedRange(ctx context.Context, texts []string, dst [][]float32) {
+	f, _ := e.featurizers.Get().(*featurizer)
+	if f == nil {
+		f = new(featurizer)
+	}
+	defer e.featurizers.Put(f)
+	for i, text := range texts {
+		if i%64 == 0 && ctx.Err() != nil {
+			return
+		}
+		f.embed(text, dst[i])
+	}
 }
 
 // featurizer holds the reusable buffers for hashing one text at a time.

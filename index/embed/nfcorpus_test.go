@@ -153,3 +153,17 @@ func TestHashNFCorpus(t *testing.T) {
 		t.Errorf("nDCG@10 = %.4f, want >= 0.2 (a useful vector arm)", ndcg)
 	}
 }
+
+// BenchmarkHashNFCorpus embeds the 3,162 NFCorpus test abstracts (about
+// 150 words each after the corpus's own stopword removal) per op.
+func BenchmarkHashNFCorpus(b *testing.B) {
+	_, docs := readTSV(b, filepath.Join(nfcorpusDir(b), "test.docs"))
+	e := NewHash(DefaultHashDim)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := e.Embed(ctx, docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs)), "ns/doc")
+}

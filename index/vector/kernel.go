@@ -15,14 +15,6 @@ func scoreSIMD(dst, rows, q []float32) {
 	vek32.MatMul_Into(dst, rows, q, len(q))
 }
 
-// scoreDot is the alternative SIMD kernel: one vek32.Dot call per row.
-func scoreDot(dst, rows, q []float32) {
-	dim := len(q)
-	for i := range dst {
-		dst[i] = vek32.Dot(rows[i*dim:(i+1)*dim], q)
-	}
-}
-
 // scoreGo is the pure-Go twin of scoreSIMD.
 func scoreGo(dst, rows, q []float32) {
 	dim := len(q)

@@ -23,10 +23,12 @@ type Hit struct {
 // slot; dead slots are never offered.
 type Match func(s *base.Slot) bool
 
-// minParallelFloats is the slab size, in floats, from which a search is
-// split across goroutines; below it, starting them costs more than they
-// save (see BenchmarkSearchSmall).
-const minParallelFloats = 1 << 18
+// minParallelFloats is the slab share, in floats, that justifies another
+// scan goroutine: 2 MiB, about 1,400 vectors of 384, which one core
+// scores in some 40 microseconds, well above the few microseconds it
+// takes to start and join a goroutine. BenchmarkSearchSmall measures the
+// trade-off.
+const minParallelFloats = 1 << 19
 
 // scratch is one worker's reusable state.
 type scratch struct {

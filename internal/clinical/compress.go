@@ -1,7 +1,6 @@
 package clinical
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -103,9 +102,14 @@ func shift(spans [][2]int, by int) [][2]int {
 	return out
 }
 
-// conclusion marks sentences that state a result in words rather than
+// conclusionTerms mark sentences that state a result in words rather than
 // numbers ("Biopsy shows adenocarcinoma"); they are kept whole.
-var conclusion = regexp.MustCompile(`(?i)\b(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated|diagnos[ie]s|impression|conclusions?|consistent with|compatible with|suggestive of|diagnostic of)\b|示|诊断|结论|印象|考虑|符合`)
+var conclusionTerms = compileTerms([]string{
+	"show", "shows", "showed", "reveal", "reveals", "revealed", "demonstrate", "demonstrates",
+	"demonstrated", "diagnosis", "diagnoses", "impression", "conclusion", "conclusions",
+	"consistent with", "compatible with", "suggestive of", "diagnostic of",
+	"示", "诊断", "结论", "印象", "考虑", "符合",
+})
 
 // trimEnd drops the closing punctuation of a sentence or clause kept whole.
 func trimEnd(s string) string {
@@ -115,7 +119,10 @@ func trimEnd(s string) string {
 // statesResult reports whether s states a result in words; a heading
 // ("Laboratory studies show:") does not.
 func statesResult(s string) bool {
-	return conclusion.MatchString(s) && !strings.HasSuffix(s, ":") && !strings.HasSuffix(s, "：")
+	if strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：") {
+		return false
+	}
+	return conclusionTerms.each(s, asciiLower(s), func(int, int) bool { return true })
 }
 
 // clauseSpans splits the sentence s[sent[0]:sent[1]] at commas and
@@ -182,7 +189,7 @@ func focus(clause string, spans [][2]int) string {
 			i++
 		}
 		if i == first {
-			continue // a key inside spaces only; cannot happen for trimmed keys
+			continue // defensive: a trimmed key always overlaps a unit
 		}
 		i-- // the last unit may also hold the next key ("38°C/100.4°F")
 		if needsName(clause[sp[0]:]) {

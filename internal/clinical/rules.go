@@ -89,6 +89,12 @@ func (r TextRule) checking(why string, check func(text string, hit []int) bool) 
 	return r
 }
 
+// finding returns r that also fires on the spans find returns.
+func (r TextRule) finding(find func(string) [][2]int) TextRule {
+	r.terms.finders = append(slices.Clip(r.terms.finders), find)
+	return r
+}
+
 // summarized returns r described by summary in the README instead of by its
 // terms.
 func (r TextRule) summarized(summary string) TextRule {
@@ -190,7 +196,7 @@ var TextRules = []TextRule{
 		"视诊", "压痛", "反跳痛", "肌紧张", "杂音", "啰音", "呼吸音", "神志", "巩膜", "黄染",
 		"结膜", "发绀", "面色", "瞳孔", "对光反射", "肌力", "巴氏征", "颈强直", "心律齐", "腹软",
 		"双肺", "肝脾", "淋巴结肿大", "凹陷性水肿", "病理反射", "病理征", "生理反射"),
-	rule("lab value", base.T2, "lab", "re(0|1|2|3|4|5|6|7|8|9):"+labValuePattern).
+	rule("lab value", base.T2, "lab").finding(findLabValues).
 		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ..."),
 	rule("complaint", base.T4, "complaint",
 		"complain*", "presents with", "presented with", "comes to", "came to", "brought to",

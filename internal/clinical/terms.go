@@ -13,6 +13,7 @@ import (
 type terms struct {
 	literals []literal
 	res      []gatedRegexp
+	finders  []func(string) [][2]int // hand-written matchers
 }
 
 // gatedRegexp is a "re:" term; it runs only on texts whose lower-cased
@@ -74,6 +75,13 @@ func (t *terms) each(s, lower string, visit func(start, end int) bool) bool {
 				continue
 			}
 			if visit(start, end) {
+				return true
+			}
+		}
+	}
+	for _, find := range t.finders {
+		for _, m := range find(s) {
+			if visit(m[0], m[1]) {
 				return true
 			}
 		}

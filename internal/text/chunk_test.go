@@ -93,6 +93,7 @@ func FuzzChunk(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, s string, maxTokens int) {
+		s = strings.ToValidUTF8(s, "\uFFFD") // see FuzzSentences
 		maxTokens = max(maxTokens%600, MinChunkTokens)
 		checkChunks(t, tok, s, maxTokens, Chunk(s, maxTokens, tok))
 	})

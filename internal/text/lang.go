@@ -17,6 +17,9 @@ func IsCJK(r rune) bool {
 }
 
 func isCJKLetter(r rune) bool {
+	if r < 0x1100 { // below Hangul Jamo, the first CJK block
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/medkb/medkb"
+	"github.com/medkb/medkb/internal/synth"
+)
+
+func benchIngestCmd(e *env) *cobra.Command {
+	var n, batch int
+	var keep string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ingest [--n N] [--batch B] [--keep DIR] [--json]",
+		Short: "end-to-end ingest throughput on N synthetic documents of about 80 words",
+		Long: `Generates N deterministic synthetic clinical documents (about 80 words each,
+all four tiers) and ingests them in calls of B documents into a new store,
+with the built-in embedder. Reports documents per second end to end, then the
+time to reopen the store cold. With --keep DIR the store is kept there for
+bench query; otherwise it goes in a temporary directory that is removed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if n < 1 || batch < 1 {
+				return fmt.Errorf("--n and --batch must be at least 1")
+			}
+			dir := keep
+			if dir == "" {
+				tmp, err := os.MkdirTemp("", "medkb-bench-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(tmp)
+				dir = filepath.Join(tmp, "kb")
+			} else if empty, err := isEmptyOrMissing(dir); err != nil || !empty {
+				return fmt.Errorf("--keep %s must be a new or empty directory", dir)
+			}
+			docs := synth.Docs(n, 1)
+			start := time.Now()
+			db, err := medkb.Open(dir, nil)
+			if err != nil {
+				return err
+			}
+			for lo := 0; lo < n; lo += batch {
+				if _, err := db.Ingest(cmd.Context(), docs[lo:min(lo+batch, n)]); err != nil {
+					db.Close()
+					return err
+				}
+			}
+			if err := db.Close(); err != nil {
+				return err
+			}
+			took := time.Since(start)
+			start = time.Now()
+			db, err = medkb.Open(dir, &medkb.Options{ReadOnly: true})
+			if err != nil {
+				return err
+			}
+			open := time.Since(start)
+			db.Close()
+			out := map[string]float64{"docs": float64(n), "seconds": took.Seconds(),
+				"docs_per_s": float64(n) / took.Seconds(), "open_ms": float64(open.Microseconds()) / 1000}
+			if asJSON {
+				return e.writeJSON(out)
+			}
+			fmt.Fprintf(e.stdout, "ingested %d documents in %.1fs: %.0f docs/s; cold open (read-only) %.1f ms\n",
+				n, took.Seconds(), out["docs_per_s"], out["open_ms"])
+			return nil
+		},
+	}
+	c.Flags().IntVar(&n, "n", 100000, "documents")
+	c.Flags().IntVar(&batch, "batch", 5000, "documents per Ingest call (one transaction each)")
+	c.Flags().StringVar(&keep, "keep", "", "keep the store in this new directory")
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}
+
+func isEmptyOrMissing(dir string) (bool, error) {
+	ents, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return true, nil
+	}
+	return len(ents) == 0, err
+}

@@ -1,0 +1,258 @@
+package medkb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/medkb/medkb/index/embed"
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/clinical"
+	"github.com/medkb/medkb/internal/text"
+	"github.com/medkb/medkb/store"
+)
+
+// DefaultRebuildGrace is how long Rebuild waits after switching CURRENT
+// before it removes the generation it replaced.
+const DefaultRebuildGrace = 2 * time.Second
+
+// rebuildBatch is the number of documents per write of a rebuild: large
+// enough to amortise a commit, small enough to keep memory flat.
+const rebuildBatch = 1000
+
+// RebuildOptions configure Rebuild. A nil *RebuildOptions means all
+// defaults.
+type RebuildOptions struct {
+	// LockTimeout bounds the wait for the writer lock (an ingest or another
+	// rebuild holding the store); zero means 10 s.
+	LockTimeout time.Duration
+	// Embedder re-embeds every chunk. Nil means the embedder the store
+	// recorded. With another embedder (name or dimension), vectors supplied
+	// at ingest are dropped, since they belong to the old model.
+	Embedder embed.Embedder
+	// ChunkTokens caps a chunk's length in tokens; zero means 256.
+	ChunkTokens int
+	// Reclassify gives every document the tier the current rules give its
+	// type and text. Zero: documents keep their stored tier. The store
+	// keeps the resolved tier only, so it cannot tell a tier given at
+	// ingest from a classified one: Reclassify also overrides tiers that
+	// were given explicitly (see RebuildResult.TierDiffers first).
+	Reclassify bool
+	// Grace is how long to wait after the switch before removing the
+	// replaced generation, so that a process that read CURRENT just before
+	// the switch has opened it (and so protects it) or moved on. Zero
+	// means DefaultRebuildGrace.
+	Grace time.Duration
+	// Progress is told how many documents are rebuilt; it may be nil.
+	Progress Progress
+}
+
+// RebuildResult says what a Rebuild did.
+type RebuildResult struct {
+	From, To string // the replaced and the new generation
+	Docs     int
+	Chunks   int
+	Entities int
+	Triples  int
+	// TierDiffers counts documents whose stored tier differs from the one
+	// the current rules give (re-tiered when Reclassify, else kept).
+	TierDiffers int
+	// Removed lists the generations deleted (older ones no longer open,
+	// leftovers of interrupted rebuilds); InUse those still open by some
+	// process, which a later rebuild removes.
+	Removed, InUse []string
+}
+
+// ErrInconsistent is returned by Rebuild and Backup when what they built
+// fails the consistency check; the live store is not changed.
+var ErrInconsistent = errors.New("medkb: consistency check failed")
+
+// Rebuild builds a new generation of the store in dir from its system of
+// record (re-chunk, re-classify, re-embed, re-index, compact the BM25
+// index), checks it, and switches CURRENT to it atomically. It takes the
+// writer lock, so ingests wait for it (and it for them), but it only reads
+// the live generation, with a shared lock: readers are never blocked and
+// move to the new generation at their next query. Afterwards it removes
+// the generations no process has open. An interrupted rebuild leaves the
+// live generation untouched; the next one removes its leftovers.
+func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildResult, error) {
+	var o RebuildOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultRebuildGrace
+	}
+	lock, err := store.LockWriter(dir, o.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	removed, _, err := lock.Prune()
+	if err != nil {
+		return nil, err
+	}
+	old, err := store.Open(dir, &store.Options{ReadOnly: true, LockTimeout: o.LockTimeout})
+	if err != nil {
+		return nil, err
+	}
+	res, err := buildGeneration(ctx, old, &o)
+	if cerr := old.Close(); err == nil {
+		err = cerr // our own shared lock would keep the old generation alive
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := lock.Publish(res.To); err != nil {
+		return nil, err
+	}
+	res.Removed = removed
+	select {
+	case <-time.After(o.Grace):
+	case <-ctx.Done():
+		return res, nil // switched; the next rebuild prunes
+	}
+	more, inUse, err := lock.Prune()
+	res.Removed, res.InUse = append(res.Removed, more...), inUse
+	return res, err
+}
+
+// buildGeneration writes a new, checked generation from old and closes
+// it; on failure it removes what it wrote.
+func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (res *RebuildResult, err error) {
+	m, err := old.Meta()
+	if err != nil {
+		return nil, err
+	}
+	emb, sameEmbedder := o.Embedder, true
+	if emb == nil {
+		if emb, err = chooseEmbedder(nil, m); err != nil {
+			return nil, err
+		}
+	} else {
+		sameEmbedder = m.Embedder == "" || (emb.Name() == m.Embedder && emb.Dim() == m.Dim)
+	}
+	tok, err := text.NewTokenizer()
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.CreateGeneration(old.Dir())
+	if err != nil {
+		return nil, err
+	}
+	nb := &DB{dir: old.Dir(), tok: tok, emb: emb, cur: &generation{st: st},
+		opts: Options{LockTimeout: o.LockTimeout, Embedder: emb, ChunkTokens: o.ChunkTokens}}
+	defer func() {
+		if cerr := nb.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.RemoveAll(st.GenDir()) // best effort; the next rebuild prunes it otherwise
+		}
+	}()
+	if err := nb.attach(nb.cur); err != nil {
+		return nil, err
+	}
+	res = &RebuildResult{From: old.Generation(), To: st.Generation()}
+	c := &docCopy{from: old, to: nb, total: m.Docs, opts: o, sameEmbedder: sameEmbedder, res: res}
+	if err := c.run(ctx); err != nil {
+		return nil, err
+	}
+	ents, triples, err := old.LoadGraph()
+	if err != nil {
+		return nil, err
+	}
+	if len(ents)+len(triples) > 0 {
+		if _, err := st.PutGraph(ents, triples); err != nil {
+			return nil, err
+		}
+	}
+	if err := nb.cur.bm.Compact(ctx); err != nil {
+		return nil, err
+	}
+	if err := nb.verify(); err != nil {
+		return nil, fmt.Errorf("medkb: rebuilt generation %s: %w", res.To, err)
+	}
+	nm, err := st.Meta()
+	if err != nil {
+		return nil, err
+	}
+	if nm.Docs != m.Docs || nm.Entities != m.Entities || nm.Triples != m.Triples {
+		return nil, fmt.Errorf("%w: rebuilt generation %s has %d documents, %d entities, %d triples; %s has %d, %d, %d",
+			ErrInconsistent, res.To, nm.Docs, nm.Entities, nm.Triples, res.From, m.Docs, m.Entities, m.Triples)
+	}
+	res.Docs, res.Chunks, res.Entities, res.Triples = nm.Docs, nm.Chunks, nm.Entities, nm.Triples
+	return res, nil
+}
+
+// docCopy re-ingests every document of one generation into another.
+type docCopy struct {
+	from         *store.Store
+	to           *DB
+	total        int // documents in from, for progress
+	opts         *RebuildOptions
+	sameEmbedder bool // supplied vectors stay valid
+	res          *RebuildResult
+}
+
+// run copies in batches, from one read transaction of c.from.
+func (c *docCopy) run(ctx context.Context) error {
+	batch := make([]base.Doc, 0, rebuildBatch)
+	done := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if _, err := c.to.Ingest(ctx, batch); err != nil {
+			return fmt.Errorf("medkb: rebuild: %w", err)
+		}
+		done += len(batch)
+		batch = batch[:0]
+		if c.opts.Progress != nil {
+			c.opts.Progress(done, c.total)
+		}
+		return nil
+	}
+	err := c.from.ForEachDoc(func(d *base.Doc, _ []uint64) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch = append(batch, c.prepare(*d))
+		if len(batch) < rebuildBatch {
+			return nil
+		}
+		return flush()
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// prepare turns a stored document back into ingest input.
+func (c *docCopy) prepare(d base.Doc) base.Doc {
+	if tier, _ := clinical.Classify(d.Type, base.TierNone, d.Text); tier != d.Tier {
+		c.res.TierDiffers++
+		if c.opts.Reclassify {
+			d.Tier = tier
+		}
+	}
+	if !c.sameEmbedder {
+		d.Vector = nil
+	}
+	return d
+}
+
+// verify runs Check and turns the problems it finds into one error.
+func (db *DB) verify() error {
+	problems, err := db.Check()
+	if err != nil {
+		return err
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %d problem(s): %w", ErrInconsistent, len(problems), errors.Join(problems...))
+}

@@ -1,0 +1,215 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// lockFile is the store-wide writer lock, beside CURRENT.
+const lockFile = "LOCK"
+
+// lockRetry is how often a waiting writer tries the lock again.
+const lockRetry = 50 * time.Millisecond
+
+// WriterLock is the store-wide writer lock (kb/LOCK): an exclusive flock
+// held by every writer (a read-write Open, a rebuild) for as long as it
+// writes. Readers never take it. It keeps an ingest from writing into a
+// generation that a rebuild is about to replace, and it is what entitles
+// its holder to publish and prune generations.
+//
+// The lock belongs to the open file, so it is released when the holder
+// calls Release, exits or is killed; a crashed writer never leaves a stale
+// lock behind.
+type WriterLock struct {
+	dir string
+	f   *os.File
+}
+
+// LockWriter takes the writer lock of the store in dir, waiting up to
+// timeout (zero means DefaultLockTimeout) while another process holds it;
+// then it fails with ErrLocked. dir must exist and be a store or empty: a
+// foreign directory is refused (ErrNotStore) before anything is written in
+// it, a missing one gives ErrMissing.
+func LockWriter(dir string, timeout time.Duration) (*WriterLock, error) {
+	if timeout <= 0 {
+		timeout = DefaultLockTimeout
+	}
+	if err := checkStoreDir(dir); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrMissing, dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("medkb: writer lock: %w", err)
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("medkb: writer lock %s: %w", f.Name(), err)
+		}
+		if time.Now().After(deadline) {
+			holder := lockHolder(f)
+			f.Close()
+			return nil, fmt.Errorf("%w (a writer%s holds %s; waited %s; try again later or raise --lock-timeout)",
+				ErrLocked, holder, dir, timeout)
+		}
+		time.Sleep(lockRetry)
+	}
+	// Record who holds it, for the error message of those who wait.
+	if err := f.Truncate(0); err == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return &WriterLock{dir: dir, f: f}, nil
+}
+
+// lockHolder names the process recorded in the lock file, as ", pid N".
+func lockHolder(f *os.File) string {
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	pid := strings.TrimSpace(string(b[:n]))
+	if _, err := strconv.Atoi(pid); err != nil {
+		return ""
+	}
+	return ", pid " + pid + ","
+}
+
+// Release gives the lock up. Calling it twice is harmless.
+func (l *WriterLock) Release() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	err := l.f.Close() // closing the file drops the flock
+	l.f = nil
+	return err
+}
+
+// Dir returns the store directory the lock guards.
+func (l *WriterLock) Dir() string { return l.dir }
+
+// checkStoreDir accepts a directory that is missing, empty (but for LOCK)
+// or has a CURRENT file.
+func checkStoreDir(dir string) error {
+	_, err := Current(dir)
+	if !errors.Is(err, ErrNotStore) {
+		return err
+	}
+	empty, eerr := isEmptyDir(dir)
+	switch {
+	case eerr != nil:
+		return eerr
+	case !empty:
+		return err
+	}
+	return nil
+}
+
+// Publish makes generation gen the live one: it flushes every directory of
+// the generation to stable storage, so that no entry the new CURRENT
+// depends on can be lost in a power failure, and then replaces CURRENT
+// atomically. Readers move to gen at their next query.
+func (l *WriterLock) Publish(gen string) error {
+	if l.f == nil {
+		panic("medkb: store.WriterLock.Publish after Release")
+	}
+	if err := syncTree(filepath.Join(l.dir, gen)); err != nil {
+		return fmt.Errorf("medkb: publish %s: %w", gen, err)
+	}
+	return SetCurrent(l.dir, gen)
+}
+
+// Prune removes every generation directory except the live one that no
+// process has open, and reports which it removed and which it left
+// because they are still open (a reader that has not yet moved on). A
+// generation newer than CURRENT is the leftover of an interrupted rebuild;
+// the same rule removes it, since only the holder of this lock creates
+// generations.
+//
+// "Open" means that some process holds bbolt's flock on the generation's
+// medkb.db (readers hold a shared one): Prune takes a non-blocking
+// exclusive flock and removes the directory only if it gets it.
+func (l *WriterLock) Prune() (removed, inUse []string, err error) {
+	if l.f == nil {
+		panic("medkb: store.WriterLock.Prune after Release")
+	}
+	cur, err := Current(l.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := Generations(l.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, name := range names {
+		if name == cur {
+			continue
+		}
+		gone, err := removeIfUnused(filepath.Join(l.dir, name))
+		if err != nil {
+			return removed, inUse, fmt.Errorf("medkb: prune %s: %w", name, err)
+		}
+		if gone {
+			removed = append(removed, name)
+		} else {
+			inUse = append(inUse, name)
+		}
+	}
+	return removed, inUse, nil
+}
+
+// removeIfUnused removes the generation directory genDir unless a process
+// holds a lock on its bbolt file, and reports whether it did.
+func removeIfUnused(genDir string) (bool, error) {
+	f, err := os.Open(filepath.Join(genDir, dbFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist): // torn before bbolt created the file
+		return true, os.RemoveAll(genDir)
+	case err != nil:
+		return false, err
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// Holding the exclusive lock, nobody can open the file meanwhile.
+	return true, os.RemoveAll(genDir)
+}
+
+// syncTree flushes root and every directory and file below it.
+func syncTree(root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return syncPath(path)
+	})
+}
+
+func syncPath(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
