@@ -1,6 +1,11 @@
 package pack
 
-import "github.com/medkb/medkb/internal/base"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/medkb/medkb/internal/base"
+)
 
 // blockMark tracks one block during the greedy: the density-order
 // positions of its densest option and of the option taken (-1 for none),
@@ -9,6 +14,7 @@ type blockMark struct {
 	first, taken int32
 	tier         base.Tier
 	quota        bool
+	upgraded     bool // moved from state B to A by the upgrade pass
 }
 
 // packEbm is the paper's greedy: flatten, sort by density, quota pass per
@@ -52,6 +58,7 @@ func packEbm(b *builder) {
 		m.taken = int32(k)
 		left -= int(o.tokens)
 	}
+	upgrade(pool, order, marks, left)
 
 	for i := range cands {
 		m := marks[i]
@@ -77,6 +84,9 @@ func otherFate(c *Candidate, m blockMark) Reason {
 	if !hasTwoStates(c) {
 		return ReasonNone
 	}
+	if m.upgraded {
+		return ReasonMutualExclusion
+	}
 	if m.first < m.taken {
 		return ReasonBudget
 	}
@@ -85,4 +95,56 @@ func otherFate(c *Candidate, m blockMark) Reason {
 
 func hasTwoStates(c *Candidate) bool {
 	return c.A.Tokens > 0 && c.B != nil && c.B.Tokens > 0
+}
+
+// upgrade is medkb's addition to the paper's greedy: once the density walk
+// is done, a block packed in its compressed state B moves to its full
+// state A when the extra tokens fit in what is left, in order of A's
+// utility per extra token. The density walk prefers B because it is cheap;
+// when the budget turns out to have room, the paper's greedy would leave
+// it empty and whatever B dropped lost. A holds everything B holds, so the
+// move loses nothing, even where B's own vector happens to sit a little
+// closer to the query and the formula rates B higher.
+func upgrade(pool []option, order []int32, marks []blockMark, left int) {
+	type move struct {
+		block    int32
+		to       int32 // density-order position of the A option
+		extra    int
+		gainRate float64
+	}
+	pos := make([]int32, len(pool))
+	for k, i := range order {
+		pos[i] = int32(k)
+	}
+	var moves []move
+	for i := range pool {
+		a := &pool[i]
+		if a.state() != StateA {
+			continue
+		}
+		m := &marks[a.block()]
+		if m.taken < 0 {
+			continue
+		}
+		b := &pool[order[m.taken]]
+		if b.state() != StateB || a.tokens <= b.tokens {
+			continue
+		}
+		extra := int(a.tokens - b.tokens)
+		moves = append(moves, move{block: a.block(), to: pos[i], extra: extra, gainRate: a.utility / float64(extra)})
+	}
+	slices.SortFunc(moves, func(x, y move) int {
+		if c := cmp.Compare(y.gainRate, x.gainRate); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.block, y.block)
+	})
+	for _, mv := range moves {
+		if mv.extra > left {
+			continue
+		}
+		m := &marks[mv.block]
+		m.taken, m.upgraded = mv.to, true
+		left -= mv.extra
+	}
 }

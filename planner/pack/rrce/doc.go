@@ -46,10 +46,9 @@
 //
 //   - hash-v1 cosines are lexical overlap, centred on 0; unrelated but
 //     critical lines (a potassium value against a "most likely
-//     diagnosis?" query) get Sim <= 0 and hence zero utility, which no
-//     tier weight can lift. Sentence encoders, as in the paper, give such
-//     pairs small positive cosines. Options.ShiftSim packs with
-//     (1+cos)/2 to show the difference; the default follows the formula.
+//     diagnosis?" query) get cosines <= 0. medkb packs with
+//     pack.Similarity, (1+cos)/2, as the planner does; Options.RawCosine
+//     packs with the bare cosine to show the difference.
 //   - Exact maximises utility, so it never packs zero-utility blocks and
 //     can retain fewer of them than Ebm, which fills spare room.
 //   - MedQA vignettes carry no dates, so lambda has no effect on them.

@@ -33,7 +33,7 @@ var medqaN = flag.Int("medqa", 40, "MedQA vignettes for TestMedQA (the paper's p
 
 // TestMedQA runs the paper's benchmark on MedQA vignettes (40 by default
 // to keep the suite fast; -medqa=200 for the paper's protocol), with the
-// hash-v1 cosine as specified and with the shifted similarity, and logs
+// medkb's Sim, (1+cos)/2, and with the raw hash-v1 cosine, and logs
 // the tables beside the paper's Table 1, then the tuning grid.
 func TestMedQA(t *testing.T) {
 	path := medqaPath(t)
@@ -47,10 +47,10 @@ func TestMedQA(t *testing.T) {
 	if len(cases) != *medqaN {
 		t.Fatalf("got %d cases, want %d", len(cases), *medqaN)
 	}
-	for _, shift := range []bool{false, true} {
+	for _, raw := range []bool{false, true} {
 		start := time.Now()
 		opt := DefaultOptions()
-		opt.ShiftSim = shift
+		opt.RawCosine = raw
 		suite, err := Prepare(context.Background(), cases, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -74,11 +74,11 @@ func TestMedQA(t *testing.T) {
 		}
 		var sb strings.Builder
 		rep.WriteTable(&sb)
-		t.Logf("ShiftSim %v: prepare %v, run %v, tune %v\n%s", shift, prepared.Round(time.Millisecond),
+		t.Logf("RawCosine %v: prepare %v, run %v, tune %v\n%s", raw, prepared.Round(time.Millisecond),
 			ran.Round(time.Millisecond), (time.Since(start) - prepared - ran).Round(time.Millisecond), sb.String())
 		sb.Reset()
 		tr.WriteTable(&sb)
-		t.Logf("tuning, ShiftSim %v, best %+v\n%s", shift, tr.Best, sb.String())
+		t.Logf("tuning, RawCosine %v, best %+v\n%s", raw, tr.Best, sb.String())
 	}
 	t.Log(paperTable1)
 }

@@ -27,13 +27,11 @@ type Options struct {
 	Embedder embed.Embedder
 	// Tokenizer costs the states; nil means text.NewTokenizer().
 	Tokenizer text.Tokenizer
-	// ShiftSim packs with (1+cos)/2 instead of the cosine. Sentence
-	// encoders give unrelated medical texts cosines around 0.1-0.4, while
-	// hash-v1 centres them on 0, where the packer's clamp at 0 and the
-	// product W*Sim leave the tier weights little to act on; the shift
-	// imitates the encoders' positive offset. Off by default (the paper's
-	// formula uses the cosine).
-	ShiftSim bool
+	// RawCosine packs with the cosine itself instead of medkb's Sim,
+	// pack.Similarity(cos) = (1+cos)/2, to show what the shift buys: with
+	// the lexical hash-v1 embedder, critical lines that share no word with
+	// the query get cosines near 0 and, raw, zero utility.
+	RawCosine bool
 }
 
 // DefaultOptions is the paper's protocol: 1:12 noise, classified tiers.
@@ -138,10 +136,10 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 	}
 	sim := func(v []float32) float64 {
 		cos := dot(vecs[0], v)
-		if opt.ShiftSim {
-			return (1 + cos) / 2
+		if opt.RawCosine {
+			return cos
 		}
-		return cos
+		return pack.Similarity(cos)
 	}
 	next := 1
 	for i := range p.cands {
