@@ -33,7 +33,7 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	res, err := db.Query(ctx, `RETRIEVE "chest pain, troponin" WHERE patient = "P1" PACK budget 64 kmin 1 now "2019-03-03"`)
+	res, err := db.Query(ctx, `RETRIEVE "chest pain, troponin" WHERE patient = "P1" PACK budget 48 kmin 1 now "2019-03-03"`)
 	if err != nil {
 		log.Fatal(err)
 	}
