@@ -13,7 +13,7 @@ func benchCmd(e *env) *cobra.Command {
 		Use:   "bench",
 		Short: "measure medkb: vector, retrieval, query, pack, graph",
 	}
-	c.AddCommand(benchVectorCmd(e), benchIngestCmd(e), benchRetrievalCmd(e), benchQueryCmd(e), benchGraphCmd(e))
+	c.AddCommand(benchVectorCmd(e), benchIngestCmd(e), benchRetrievalCmd(e), benchQueryCmd(e), benchGraphCmd(e), benchPackCmd(e))
 	return c
 }
 

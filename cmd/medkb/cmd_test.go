@@ -164,3 +164,31 @@ func TestMissingStoreIsAClearError(t *testing.T) {
 		t.Fatalf("stats on a missing store: %d %s", code, errOut)
 	}
 }
+
+func TestBenchPackAndTune(t *testing.T) {
+	cases := "../../planner/pack/rrce/testdata/cases.jsonl"
+	svg := filepath.Join(t.TempDir(), "rrce.svg")
+	code, out, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--windows", "256,512", "--svg", svg, "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"cases", "rrce", "utility_ratio_vs_exact", "kmin_ablation"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("bench pack JSON lacks %q", k)
+		}
+	}
+	if ebm := rep["rrce"].(map[string]any)["ebm"].(map[string]any); ebm["512"] == nil {
+		t.Errorf("no ebm RRCE at 512: %v", ebm)
+	}
+	code, out, errOut = cli(t, "", "tune", "--cases", cases, "--window", "256")
+	if code != 0 || !strings.HasPrefix(out, "best at 256 tokens") {
+		t.Fatalf("tune: %d %s %s", code, out, errOut)
+	}
+	if code, _, errOut := cli(t, "", "bench", "pack"); code != 1 || !strings.Contains(errOut, "--cases FILE or --medqa FILE") {
+		t.Fatalf("bench pack without cases: %s", errOut)
+	}
+}
