@@ -219,15 +219,23 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 			errs[i] = fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), db.emb.Name(), dim)
 			continue
 		}
+		given := d.Type != "" || d.Tier.Valid()
 		d.Tier, _ = clinical.Classify(d.Type, d.Tier, d.Text)
 		if d.Lang == "" {
 			d.Lang = text.Lang(d.Text)
 		}
 		w := store.DocWrite{Doc: d}
-		for _, piece := range text.Chunk(d.Text, db.opts.chunkTokens(), db.tok) {
+		pieces := text.Chunk(d.Text, db.opts.chunkTokens(), db.tok)
+		for _, piece := range pieces {
 			c := base.Chunk{Tier: d.Tier, Text: piece, TokensA: db.tok.Count(piece), Keys: clinical.Keys(piece)}
+			if !given && len(pieces) > 1 {
+				// An untyped note spanning chunks: tier each chunk by its own
+				// text, so one CT mentioned in a long narrative does not lift
+				// the whole note to T2.
+				c.Tier, _ = clinical.Classify("", base.TierNone, piece)
+			}
 			c.NTotal = len(c.Keys)
-			if d.Tier == base.T1 || d.Tier == base.T2 {
+			if c.Tier == base.T1 || c.Tier == base.T2 {
 				if b, ne, nt := clinical.Compress(piece); b != "" && b != piece {
 					c.TextB, c.NEntity, c.NTotal = b, ne, nt
 					c.TokensB = db.tok.Count(b)

@@ -227,7 +227,7 @@ func (w *writer) put(d *DocWrite, dim int, ch *Change) error {
 		if err := w.chunks.Put(u64key(c.Ord), encodeChunk(&c)); err != nil {
 			return err
 		}
-		slot.Ord = c.Ord
+		slot.Ord, slot.Tier = c.Ord, c.Tier
 		vec := d.Vectors[i*dim : (i+1)*dim]
 		w.appendSlot(&slot, vec)
 		ch.Added = append(ch.Added, Added{Chunk: &c, Doc: &doc, Slot: slot})
