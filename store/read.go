@@ -96,28 +96,40 @@ func (s *Store) LoadVectors() (slots []base.Slot, vecs []float32, dim int, err e
 	err = s.db.View(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		dim = int(getU64(meta, keyDim))
-		n := getU64(meta, keyNextOrd)
+		n := int(getU64(meta, keyNextOrd))
 		if dim == 0 || n == 0 {
 			return nil
 		}
 		size := slotHeaderSize + 4*dim
-		slots = make([]base.Slot, 0, n)
-		vecs = make([]float32, 0, int(n)*dim)
-		return tx.Bucket(bucketVecs).ForEach(func(k, v []byte) error {
-			seg := uint64(decodeU32(k))
-			if seg*SegmentSlots != uint64(len(slots)) || len(v)%size != 0 {
+		slots = make([]base.Slot, n)
+		vecs = make([]float32, n*dim)
+		next := 0
+		err := tx.Bucket(bucketVecs).ForEach(func(k, v []byte) error {
+			seg := int(decodeU32(k))
+			if seg*SegmentSlots != next || len(v)%size != 0 || next+len(v)/size > n {
 				return fmt.Errorf("%w: vector segment %d out of place or torn", errCorrupt, seg)
 			}
 			for off := 0; off < len(v); off += size {
-				slots = append(slots, getSlot(v[off:], uint64(len(slots))))
-				for p := off + slotHeaderSize; p < off+size; p += 4 {
-					vecs = append(vecs, math.Float32frombits(binary.LittleEndian.Uint32(v[p:])))
-				}
+				slots[next] = getSlot(v[off:], uint64(next))
+				decodeFloats(vecs[next*dim:(next+1)*dim], v[off+slotHeaderSize:off+size])
+				next++
 			}
 			return nil
 		})
+		if err == nil && next != n {
+			err = fmt.Errorf("%w: vector segments hold %d slots, %d expected", errCorrupt, next, n)
+		}
+		return err
 	})
 	return slots, vecs, dim, err
+}
+
+// decodeFloats fills dst from little-endian float32s in src.
+func decodeFloats(dst []float32, src []byte) {
+	src = src[:4*len(dst)]
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
+	}
 }
 
 // DictID returns the dictionary id of a string attribute value, or false

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -190,5 +192,39 @@ func TestBenchPackAndTune(t *testing.T) {
 	}
 	if code, _, errOut := cli(t, "", "bench", "pack"); code != 1 || !strings.Contains(errOut, "--cases FILE or --medqa FILE") {
 		t.Fatalf("bench pack without cases: %s", errOut)
+	}
+}
+
+// TestNFCorpusRetrieval checks retrieval quality on NFCorpus (test split,
+// title queries) when ../shared/data is present: BM25 at least 0.31
+// nDCG@10 (a textbook BM25 scores 0.313) and the best hybrid at least as
+// good as BM25.
+func TestNFCorpusRetrieval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests 3,162 documents")
+	}
+	data := os.Getenv("MEDKB_DATA")
+	if data == "" {
+		data = "../../../shared/data"
+	}
+	dir := filepath.Join(data, "nfcorpus")
+	if _, err := os.Stat(filepath.Join(dir, "test.docs")); err != nil {
+		t.Skipf("NFCorpus not found under %s (set MEDKB_DATA)", data)
+	}
+	rep, err := benchRetrieval(context.Background(), filepath.Join(dir, "test.docs"),
+		filepath.Join(dir, "test.titles.queries"), filepath.Join(dir, "test.2-1-0.qrel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range rep.Methods {
+		t.Logf("%-9s nDCG@10 %.4f recall@100 %.4f", name, m["ndcg@10"], m["recall@100"])
+	}
+	bm25 := rep.Methods["bm25"]["ndcg@10"]
+	best := max(rep.Methods["rrf"]["ndcg@10"], rep.Methods["weighted"]["ndcg@10"])
+	if bm25 < 0.31 {
+		t.Errorf("BM25 nDCG@10 %.4f < 0.31", bm25)
+	}
+	if best < bm25 {
+		t.Errorf("best hybrid nDCG@10 %.4f < BM25 %.4f", best, bm25)
 	}
 }
