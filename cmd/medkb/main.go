@@ -1,5 +1,3 @@
-// Command medkb is the command-line face of the medkb store: ingest, query,
-// repl, demo, stats, show, export, check, rebuild, backup, bench and tune.
 package main
 
 import "os"

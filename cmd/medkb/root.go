@@ -45,7 +45,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.PersistentFlags().StringVar(&e.db, "db", defaultDB, "store directory (default $MEDKB_DB, then ./medkb.kb)")
 	root.PersistentFlags().DurationVar(&e.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another process's lock")
 	for _, add := range []func(*env) *cobra.Command{
-		ingestCmd, queryCmd, replCmd, demoCmd, statsCmd, exportCmd, showCmd, checkCmd, benchCmd, tuneCmd,
+		ingestCmd, queryCmd, replCmd, demoCmd, statsCmd, exportCmd, showCmd, checkCmd, rebuildCmd, backupCmd, benchCmd, tuneCmd,
 	} {
 		root.AddCommand(add(e))
 	}
