@@ -83,14 +83,15 @@ func (db *DB) attach(g *generation) error {
 	if g.bm, err = openBM25(g.st, db.opts.ReadOnly, db.opts); err != nil {
 		return err
 	}
-	slots, vecs, dim, err := g.st.LoadVectors()
-	if err != nil {
-		return err
-	}
+	dim := m.Dim
 	if dim == 0 {
 		dim = db.emb.Dim()
 	}
 	g.vec = vector.New(dim)
+	slots, vecs, _, err := g.st.LoadVectors(g.vec.Floats)
+	if err != nil {
+		return err
+	}
 	if err := g.vec.Load(slots, vecs); err != nil {
 		return err
 	}
@@ -242,6 +243,9 @@ func (db *DB) Close() error {
 }
 
 func (g *generation) close() error {
+	if g.vec != nil {
+		g.vec.Close()
+	}
 	var errs []error
 	if g.bm != nil {
 		errs = append(errs, g.bm.Close())

@@ -91,8 +91,12 @@ func decodeDoc(id string, v []byte, rec *docRecord) error {
 }
 
 // LoadVectors reads every vector slot, segment by segment, into one slab:
-// slot i of the result holds ordinal i. Dead slots are included.
-func (s *Store) LoadVectors() (slots []base.Slot, vecs []float32, dim int, err error) {
+// slot i of the result holds ordinal i. Dead slots are included. alloc
+// provides the slab's zeroed storage (nil means make).
+func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vecs []float32, dim int, err error) {
+	if alloc == nil {
+		alloc = func(n int) []float32 { return make([]float32, n) }
+	}
 	err = s.db.View(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		dim = int(getU64(meta, keyDim))
@@ -102,7 +106,7 @@ func (s *Store) LoadVectors() (slots []base.Slot, vecs []float32, dim int, err e
 		}
 		size := slotHeaderSize + 4*dim
 		slots = make([]base.Slot, n)
-		vecs = make([]float32, n*dim)
+		vecs = alloc(n * dim)
 		next := 0
 		err := tx.Bucket(bucketVecs).ForEach(func(k, v []byte) error {
 			seg := int(decodeU32(k))

@@ -100,7 +100,7 @@ func TestLoadVectors(t *testing.T) {
 	}
 	write(t, s, &Batch{Put: puts})
 	write(t, s, &Batch{Delete: []string{puts[0].Doc.ID}})
-	slots, vecs, dim, err := s.LoadVectors()
+	slots, vecs, dim, err := s.LoadVectors(nil)
 	if err != nil || dim != testDim || len(slots) != 300 || len(vecs) != 300*testDim {
 		t.Fatalf("load: %d slots %d floats dim %d err %v", len(slots), len(vecs), dim, err)
 	}

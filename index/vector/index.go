@@ -27,6 +27,7 @@ type Index struct {
 	slots []base.Slot
 	vecs  []float32
 	live  int
+	mem   memory // where vecs lives; see memory.go
 }
 
 // New returns an empty index for vectors of dim floats. It panics if dim
@@ -66,9 +67,28 @@ func (ix *Index) Append(slots []base.Slot, vecs []float32) error {
 		return err
 	}
 	ix.slots = append(ix.slots, slots...)
+	if need := len(ix.vecs) + len(vecs); need > cap(ix.vecs) {
+		grown := ix.mem.floats(max(need, 2*cap(ix.vecs)))
+		copy(grown, ix.vecs)
+		ix.vecs = grown[:len(ix.vecs)]
+	}
 	ix.vecs = append(ix.vecs, vecs...)
 	ix.live += countAlive(slots)
 	return nil
+}
+
+// Floats returns n zeroed float32s from the index's slab allocator, for a
+// caller that fills a slab to hand to Load. Memory from Floats is released
+// by Close.
+func (ix *Index) Floats(n int) []float32 { return ix.mem.floats(n) }
+
+// Close releases the slab memory. The index and every view it handed out
+// must not be used afterwards.
+func (ix *Index) Close() {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.slots, ix.vecs, ix.live = nil, nil, 0
+	ix.mem.release()
 }
 
 // Kill marks the given ordinals dead. Unknown or already dead ordinals are
