@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
 // TestBenchOnTinyHetionet runs Bench on a four-compound graph in Hetionet's
@@ -84,7 +86,7 @@ func BenchmarkExpandAuthored(b *testing.B) {
 // loadHetionet loads and builds the public Hetionet, or skips.
 func loadHetionet(b *testing.B) *Graph {
 	b.Helper()
-	ents, triples, err := LoadHetionet(dataDir(b, "hetionet"))
+	ents, triples, err := LoadHetionet(shareddata.Path(b, "hetionet"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func loadHetionet(b *testing.B) *Graph {
 }
 
 func BenchmarkHetionetLoadBuild(b *testing.B) {
-	dir := dataDir(b, "hetionet")
+	dir := shareddata.Path(b, "hetionet")
 	var n int
 	for b.Loop() {
 		ents, triples, err := LoadHetionet(dir)

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,23 +64,17 @@ func Detect(path string) (Kind, error) {
 //	TSV header naming head ... tail_type          triples
 //	TSV with five to seven columns                triples (no header)
 func DetectReader(r io.Reader, name string) (Kind, error) {
-	lr := newLineReader(r, name, &badLines{file: name})
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			return KindUnknown, fmt.Errorf("%s: no data: %w", name, ErrUnknownFormat)
+	lr := newLineReader(r, name)
+	if !lr.scan() {
+		if lr.err != nil {
+			return KindUnknown, lr.err
 		}
-		if err != nil {
-			return KindUnknown, err
-		}
-		if isBlank(line) {
-			continue
-		}
-		if k := classify(string(line)); k != KindUnknown {
-			return k, nil
-		}
-		return KindUnknown, fmt.Errorf("%s:%d: %w", name, lr.n, ErrUnknownFormat)
+		return KindUnknown, fmt.Errorf("%s: no data: %w", name, ErrUnknownFormat)
 	}
+	if k := classify(string(lr.line)); k != KindUnknown {
+		return k, nil
+	}
+	return KindUnknown, lr.errorf("%w", ErrUnknownFormat)
 }
 
 func classify(line string) Kind {

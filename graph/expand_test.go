@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/golden"
 )
 
 // pathsOf expands metapath s (checked against g) from anchors with the
@@ -22,8 +24,8 @@ func pathsOf(t testing.TB, g *Graph, s string, anchors ...NodeID) []Path {
 
 func TestExpandGolden(t *testing.T) {
 	g := loadKG(t)
-	runGolden(t, "expand.txt", func(t *testing.T, c goldenCase) string {
-		lines := strings.Split(c.input, "\n")
+	golden.Run(t, "testdata/expand.txt", func(t *testing.T, c *golden.Case) string {
+		lines := strings.Split(c.Input, "\n")
 		m, err := ParseMetapath(lines[0])
 		if err != nil {
 			return describeError(lines[0], err)
@@ -34,8 +36,8 @@ func TestExpandGolden(t *testing.T) {
 			anchors = append(anchors, mustLookup(t, g, typ, name))
 		}
 		var opts ExpandOptions
-		opts.Hops, _ = strconv.Atoi(c.args["hops"])
-		opts.Limit, _ = strconv.Atoi(c.args["limit"])
+		opts.Hops, _ = strconv.Atoi(c.Args["hops"])
+		opts.Limit, _ = strconv.Atoi(c.Args["limit"])
 		paths, st := g.Expand(context.Background(), anchors, m, opts)
 		var b strings.Builder
 		for _, p := range paths {

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -85,27 +84,16 @@ type hetNode struct {
 // the top of this file. The whole file is read before fn is first called,
 // to find shared names. Bad lines are reported as by ReadTriples.
 func ReadHetionetNodes(r io.Reader, name string, fn func(base.Entity) error) error {
-	bad := &badLines{file: name}
-	lr := newLineReader(r, name, bad)
+	lr := newLineReader(r, name)
 	var layout *nodeLayout
 	var nodes []hetNode
 	seen := map[string]bool{}
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if isBlank(line) {
-			continue
-		}
-		f := strings.Split(string(line), "\t")
+	for lr.scan() {
+		f := strings.Split(string(lr.line), "\t")
 		if layout == nil {
 			l, ok := hetionetNodeHeader(f)
 			if !ok {
-				return fmt.Errorf("%s:%d: want a Hetionet node header (id, name, kind) or a neo4j-import one (...:ID(Kind), name): %w", name, lr.n, ErrUnknownFormat)
+				return lr.errorf("want a Hetionet node header (id, name, kind) or a neo4j-import one (...:ID(Kind), name): %w", ErrUnknownFormat)
 			}
 			layout = &l
 			continue
@@ -115,11 +103,14 @@ func ReadHetionetNodes(r io.Reader, name string, fn func(base.Entity) error) err
 			msg = fmt.Sprintf("duplicate id %s::%s", n.typ, n.id)
 		}
 		if msg != "" {
-			bad.add(lr.n, "%s", msg)
+			lr.reject("%s", msg)
 			continue
 		}
 		seen[n.typ+"::"+n.id] = true
 		nodes = append(nodes, n)
+	}
+	if lr.err != nil {
+		return lr.err
 	}
 	shared := map[[2]string]int{}
 	for _, n := range nodes {
@@ -135,7 +126,7 @@ func ReadHetionetNodes(r io.Reader, name string, fn func(base.Entity) error) err
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	return bad.result()
+	return lr.result()
 }
 
 func (l nodeLayout) parse(f []string) (hetNode, string) {
@@ -195,55 +186,45 @@ func ReadHetionetEdges(r io.Reader, name string, ids map[string]string, fn func(
 		return err
 	}
 	source := filepath.Base(name)
-	bad := &badLines{file: name}
-	lr := newLineReader(r, name, bad)
+	lr := newLineReader(r, name)
 	var startType, endType string
 	var key []byte
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			return bad.result()
-		}
-		if err != nil {
-			return err
-		}
-		if isBlank(line) {
-			continue
-		}
+	for lr.scan() {
 		if startType == "" {
-			s, e, ok := hetionetEdgeHeader(strings.Split(string(line), "\t"))
+			s, e, ok := hetionetEdgeHeader(strings.Split(string(lr.line), "\t"))
 			if !ok {
-				return fmt.Errorf("%s:%d: want a neo4j-import edge header (:START_ID(Kind), :END_ID(Kind)): %w", name, lr.n, ErrUnknownFormat)
+				return lr.errorf("want a neo4j-import edge header (:START_ID(Kind), :END_ID(Kind)): %w", ErrUnknownFormat)
 			}
 			startType, endType = typeName(s), typeName(e)
 			if !IsName(startType) || !IsName(endType) {
-				return fmt.Errorf("%s:%d: kinds %q and %q must be names: %w", name, lr.n, s, e, ErrBadInput)
+				return lr.errorf("kinds %q and %q must be names: %w", s, e, ErrBadInput)
 			}
 			continue
 		}
-		startID, rest, ok := bytes.Cut(line, []byte("\t"))
+		startID, rest, ok := bytes.Cut(lr.line, []byte("\t"))
 		endID, _, _ := bytes.Cut(rest, []byte("\t"))
 		if !ok {
-			bad.add(lr.n, "1 tab-separated field, want 2")
+			lr.reject("1 tab-separated field, want 2")
 			continue
 		}
 		head, okH := lookupID(ids, &key, startType, startID)
 		tail, okT := lookupID(ids, &key, endType, endID)
 		if !okH || !okT {
-			bad.add(lr.n, "unknown node id %s", unknownID(okH, startType, string(startID), endType, string(endID)))
+			lr.reject("unknown node id %s", unknownID(okH, startType, string(startID), endType, string(endID)))
 			continue
 		}
 		t := base.Triple{Head: head, HeadType: startType, Relation: rel, Tail: tail, TailType: endType, Source: source}
 		if err := fn(t); err != nil {
-			return fmt.Errorf("%s:%d: %w", name, lr.n, err)
+			return lr.errorf("%w", err)
 		}
 		if undirected(rel) && startType == endType && head != tail {
 			t.Head, t.Tail = t.Tail, t.Head
 			if err := fn(t); err != nil {
-				return fmt.Errorf("%s:%d: %w", name, lr.n, err)
+				return lr.errorf("%w", err)
 			}
 		}
 	}
+	return lr.result()
 }
 
 // lookupID resolves a node id through ids, building the key "Type::ID" in

@@ -65,18 +65,3 @@ func mustParse(t testing.TB, g *Graph, s string) *Metapath {
 	}
 	return m
 }
-
-// dataDir is the shared public data (MEDKB_DATA, default ../../shared/data
-// from this package).
-func dataDir(t testing.TB, sub string) string {
-	t.Helper()
-	root := os.Getenv("MEDKB_DATA")
-	if root == "" {
-		root = "../../shared/data"
-	}
-	dir := filepath.Join(root, sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("public data %s absent (set MEDKB_DATA): %v", dir, err)
-	}
-	return dir
-}

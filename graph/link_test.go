@@ -7,18 +7,19 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/golden"
 )
 
 func TestLinkGolden(t *testing.T) {
 	g := loadKG(t)
-	runGolden(t, "link.txt", func(t *testing.T, c goldenCase) string {
-		anchors := g.Link(c.input, c.args["type"])
+	golden.Run(t, "testdata/link.txt", func(t *testing.T, c *golden.Case) string {
+		anchors := g.Link(c.Input, c.Args["type"])
 		if len(anchors) == 0 {
 			return "no anchors"
 		}
 		var b strings.Builder
 		for _, a := range anchors {
-			if c.input[a.Start:a.End] != a.Mention {
+			if c.Input[a.Start:a.End] != a.Mention {
 				t.Errorf("anchor %+v: span does not hold the mention", a)
 			}
 			fmt.Fprintf(&b, "%d-%d %q %s:%s\n", a.Start, a.End, a.Mention, a.Type, a.Name)

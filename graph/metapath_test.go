@@ -5,17 +5,19 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/golden"
 )
 
 func TestParseMetapathGolden(t *testing.T) {
-	runGolden(t, "metapath.txt", func(t *testing.T, c goldenCase) string {
-		m, err := ParseMetapath(c.input)
+	golden.Run(t, "testdata/metapath.txt", func(t *testing.T, c *golden.Case) string {
+		m, err := ParseMetapath(c.Input)
 		if err != nil {
-			return describeError(c.input, err)
+			return describeError(c.Input, err)
 		}
 		again, err := ParseMetapath(m.String())
 		if err != nil || again.String() != m.String() {
-			t.Errorf("%q: canonical form %q does not read back (%v)", c.input, m.String(), err)
+			t.Errorf("%q: canonical form %q does not read back (%v)", c.Input, m.String(), err)
 		}
 		return describeMetapath(m)
 	})

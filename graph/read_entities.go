@@ -2,7 +2,6 @@ package graph
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -16,28 +15,18 @@ import (
 // and every alias must be non-empty. Bad lines are reported as by
 // ReadTriples.
 func ReadEntities(r io.Reader, name string, fn func(base.Entity) error) error {
-	bad := &badLines{file: name}
-	lr := newLineReader(r, name, bad)
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			return bad.result()
-		}
-		if err != nil {
-			return err
-		}
-		if isBlank(line) {
-			continue
-		}
-		e, msg := parseEntity(line)
+	lr := newLineReader(r, name)
+	for lr.scan() {
+		e, msg := parseEntity(lr.line)
 		if msg != "" {
-			bad.add(lr.n, "%s", msg)
+			lr.reject("%s", msg)
 			continue
 		}
 		if err := fn(e); err != nil {
-			return fmt.Errorf("%s:%d: %w", name, lr.n, err)
+			return lr.errorf("%w", err)
 		}
 	}
+	return lr.result()
 }
 
 func parseEntity(line []byte) (base.Entity, string) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/golden"
 )
 
 // unescape turns the golden-file escapes \t, \r, \xHH and \\ into bytes,
@@ -42,7 +43,7 @@ func unescape(t *testing.T, s string) string {
 }
 
 func TestReadersGolden(t *testing.T) {
-	runGolden(t, "read.txt", func(t *testing.T, c goldenCase) string {
+	golden.Run(t, "testdata/read.txt", func(t *testing.T, c *golden.Case) string {
 		var out strings.Builder
 		emit := func(v any) error {
 			j, _ := json.Marshal(v)
@@ -50,10 +51,10 @@ func TestReadersGolden(t *testing.T) {
 			out.WriteByte('\n')
 			return nil
 		}
-		name := c.args["name"]
-		input := unescape(t, c.input)
+		name := c.Args["name"]
+		input := unescape(t, c.Input)
 		var err error
-		switch c.cmd {
+		switch c.Cmd {
 		case "triples":
 			err = ReadTriples(strings.NewReader(input), name, func(tr base.Triple) error { return emit(tr) })
 		case "entities":
@@ -72,7 +73,7 @@ func TestReadersGolden(t *testing.T) {
 			k, err = DetectReader(strings.NewReader(input), name)
 			out.WriteString(k.String() + "\n")
 		default:
-			t.Fatalf("unknown command %q", c.cmd)
+			t.Fatalf("unknown command %q", c.Cmd)
 		}
 		if err != nil {
 			fmt.Fprintf(&out, "error: %v (bad input: %v)", err, errors.Is(err, ErrBadInput))

@@ -3,7 +3,6 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -32,36 +31,26 @@ import (
 // rejects files with bad lines should buffer what fn receives. An error
 // returned by fn stops reading and is returned wrapped, with file:line.
 func ReadTriples(r io.Reader, name string, fn func(base.Triple) error) error {
-	bad := &badLines{file: name}
-	lr := newLineReader(r, name, bad)
+	lr := newLineReader(r, name)
 	var parse func(line []byte) (base.Triple, string)
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			return bad.result()
-		}
-		if err != nil {
-			return err
-		}
-		if isBlank(line) {
-			continue
-		}
+	for lr.scan() {
 		if parse == nil {
 			var skip bool
-			parse, skip = tripleParser(line)
+			parse, skip = tripleParser(lr.line)
 			if skip {
 				continue
 			}
 		}
-		t, msg := parse(line)
+		t, msg := parse(lr.line)
 		if msg != "" {
-			bad.add(lr.n, "%s", msg)
+			lr.reject("%s", msg)
 			continue
 		}
 		if err := fn(t); err != nil {
-			return fmt.Errorf("%s:%d: %w", name, lr.n, err)
+			return lr.errorf("%w", err)
 		}
 	}
+	return lr.result()
 }
 
 // tripleParser chooses the line parser for a file from its first line;

@@ -11,13 +11,14 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
 // TestTCMFormulaFiresAlongChineseMetapath reads the public TCM relations,
 // links a formula named in a Chinese query, expands along herb metapaths
 // and checks every path edge against the raw file, parsed independently.
 func TestTCMFormulaFiresAlongChineseMetapath(t *testing.T) {
-	path := filepath.Join(dataDir(t, "tcm"), "relation.jsonl")
+	path := shareddata.Path(t, "tcm", "relation.jsonl")
 	if k, err := Detect(path); err != nil || k != KindTCMRelations {
 		t.Fatalf("Detect = %v, %v", k, err)
 	}
@@ -103,7 +104,7 @@ func rawTCMEdges(t *testing.T, path string) map[rawEdge]bool {
 // TestHetionetFiles reads the public Hetionet node list and the
 // Compound-treats-Disease edges.
 func TestHetionetFiles(t *testing.T) {
-	dir := dataDir(t, "hetionet")
+	dir := shareddata.Path(t, "hetionet")
 	nodes := filepath.Join(dir, "hetio", "hetionet-v1.0-nodes.tsv")
 	edges := filepath.Join(dir, "chizy7_subset", "edges", "Compound_Treats_Disease.tsv")
 	for path, want := range map[string]Kind{nodes: KindHetionetNodes, edges: KindHetionetEdges} {

@@ -2,18 +2,16 @@ package embed
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var rewrite = flag.Bool("rewrite", false, "rewrite the golden files in testdata")
+	"github.com/medkb/medkb/internal/golden"
+)
 
 func embedOne(t testing.TB, e Embedder, text string) []float32 {
 	t.Helper()
@@ -203,7 +201,7 @@ func TestHashGolden(t *testing.T) {
 		}
 		b.WriteByte('\n')
 	}
-	checkGolden(t, "hash-v1.golden", b.String())
+	golden.File(t, filepath.Join("testdata", "hash-v1.golden"), b.String())
 }
 
 func countNonZero(v []float32) int {
@@ -214,24 +212,6 @@ func countNonZero(v []float32) int {
 		}
 	}
 	return n
-}
-
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *rewrite {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -rewrite to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -rewrite to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
 }
 
 func FuzzHashEmbed(f *testing.F) {

@@ -13,21 +13,14 @@ import (
 
 	"github.com/medkb/medkb/index/vector"
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
-// nfcorpusDir returns the NFCorpus folder of the shared benchmark data
-// (MEDKB_DATA, default ../shared/data from the repository root), or skips.
+// nfcorpusDir returns the NFCorpus folder of the shared benchmark data,
+// or skips.
 func nfcorpusDir(tb testing.TB) string {
 	tb.Helper()
-	root := os.Getenv("MEDKB_DATA")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "data")
-	}
-	dir := filepath.Join(root, "nfcorpus")
-	if _, err := os.Stat(filepath.Join(dir, "test.docs")); err != nil {
-		tb.Skipf("NFCorpus not found under %s (set MEDKB_DATA): %v", root, err)
-	}
-	return dir
+	return filepath.Dir(shareddata.Path(tb, "nfcorpus", "test.docs"))
 }
 
 // readTSV returns the first two tab-separated fields of every line.

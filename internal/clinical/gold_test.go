@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/shareddata"
 	"github.com/medkb/medkb/internal/text"
 )
 
@@ -20,15 +21,6 @@ const (
 	chineseFloor  = 0.85
 	typeTableGold = 1.0 // every Chinese type in zh_segments.tsv must map right
 )
-
-// dataDir is the shared public data (MEDKB_DATA, default ../shared/data
-// relative to the repository root).
-func dataDir() string {
-	if d := os.Getenv("MEDKB_DATA"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared", "data")
-}
 
 // readTSV returns the rows of a tab-separated testdata file, without
 // comment lines and the header.
@@ -55,10 +47,10 @@ func readTSV(t *testing.T, path string, columns int) [][]string {
 // medqaVignettes reads realidx -> question from MedQA, or skips the test.
 func medqaVignettes(t *testing.T) map[int]string {
 	t.Helper()
-	path := filepath.Join(dataDir(), "medqa", "medqa_test.jsonl")
+	path := shareddata.Path(t, "medqa", "medqa_test.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("MedQA not found (%v); set MEDKB_DATA to the shared data folder", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	out := make(map[int]string)

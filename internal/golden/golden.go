@@ -1,16 +1,3 @@
-// Package golden runs table tests kept in text files under testdata/, in
-// the spirit of cockroachdb/datadriven: each case is a command line, its
-// input, a "----" separator and the expected output, ending at a "===="
-// line. Outputs may hold blank lines. `go test ./... -rewrite` rewrites the
-// files with the outputs the code now produces, so a change of behaviour
-// shows up as a diff in review.
-//
-//	# a comment
-//	explain budget=64
-//	RETRIEVE "chest pain"
-//	----
-//	-> Pack ...
-//	====
 package golden
 
 import (
@@ -104,4 +91,51 @@ func Parse(data string) ([]*Case, error) {
 		i = j
 	}
 	return cases, nil
+}
+
+// File compares got with the whole content of the file at path; with
+// -rewrite it writes got there instead.
+func File(t *testing.T, path, got string) {
+	t.Helper()
+	if err := checkFile(path, got, *rewrite); err != nil {
+		t.Error(err)
+	}
+}
+
+// checkFile is File's work, apart from the test: an error when got is not
+// what path holds (or, rewriting, when path cannot be written).
+func checkFile(path, got string, rewriting bool) error {
+	if rewriting {
+		return os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%w (run go test -rewrite to create it)", err)
+	}
+	if got != string(want) {
+		n, g, w := firstDiff(got, string(want))
+		return fmt.Errorf("%s differs from line %d on (run go test -rewrite to accept):\n--- got:\n%s\n--- want:\n%s", path, n, g, w)
+	}
+	return nil
+}
+
+// firstDiff returns the number (from 1) of the first line at which a and
+// b differ, and that line of each, or "(end of file)" where one has no
+// such line.
+func firstDiff(a, b string) (int, string, string) {
+	la, lb := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
+	i := 0
+	for i < len(la) && i < len(lb) && la[i] == lb[i] {
+		i++
+	}
+	at := func(lines []string) string {
+		if i >= len(lines) || lines[i] == "" {
+			return "(end of file)"
+		}
+		if l, ok := strings.CutSuffix(lines[i], "\n"); ok {
+			return l
+		}
+		return lines[i] + " (no newline at end of file)"
+	}
+	return i + 1, at(la), at(lb)
 }

@@ -2,11 +2,11 @@ package text
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
 func TestChunk(t *testing.T) {
@@ -123,10 +123,7 @@ func BenchmarkChunk(b *testing.B) {
 // with a fresh tokenizer per round, so new words are counted the slow way
 // as on a first ingest; it reports documents per second.
 func BenchmarkChunkMedQA(b *testing.B) {
-	path := filepath.Join(dataDir(), "medqa", "medqa_test.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("MedQA not found at %s; set MEDKB_DATA", path)
-	}
+	path := shareddata.Path(b, "medqa", "medqa_test.jsonl")
 	texts := readJSONLField(b, path, "question")
 	b.ReportAllocs()
 	for b.Loop() {

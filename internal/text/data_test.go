@@ -6,23 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-// dataDir is the shared public data (MEDKB_DATA, default ../shared/data
-// relative to the repository root).
-func dataDir() string {
-	if d := os.Getenv("MEDKB_DATA"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared", "data")
-}
+	"github.com/medkb/medkb/internal/shareddata"
+)
 
 // corpusTexts returns the texts of the project's sample corpus and, when the
 // shared data is present, of the MedQA vignettes.
 func corpusTexts(t testing.TB) []string {
 	t.Helper()
 	texts := readJSONLField(t, filepath.Join("..", "..", "testdata", "corpus", "docs.jsonl"), "text")
-	medqa := filepath.Join(dataDir(), "medqa", "medqa_test.jsonl")
+	medqa := filepath.Join(shareddata.Dir(), "medqa", "medqa_test.jsonl")
 	if _, err := os.Stat(medqa); err != nil {
 		t.Logf("MedQA not found at %s; set MEDKB_DATA to include it", medqa)
 		return texts

@@ -1,83 +1,18 @@
 package pack
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/golden"
 )
 
-var rewrite = flag.Bool("rewrite", false, "rewrite the golden files under testdata/ with the actual output")
-
-// goldenCase is one test in a golden file, in the style of
-// cockroachdb/datadriven:
-//
-//	pack budget=40 kmin=1 strategy=ebm,fifo
-//	<candidate lines>
-//	----
-//	<expected output, up to a blank line>
-type goldenCase struct {
-	line    int
-	command string
-	input   []string
-	want    []string
-}
-
-// runGolden runs every case of testdata/<name> through run and compares
-// (or, with -rewrite, replaces) the expected output.
-func runGolden(t *testing.T, name string, run func(t *testing.T, c goldenCase) string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
-	var out strings.Builder
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			out.WriteString(l + "\n")
-			continue
-		}
-		c := goldenCase{line: i + 1, command: l}
-		for i++; i < len(lines) && lines[i] != "----"; i++ {
-			c.input = append(c.input, lines[i])
-		}
-		if i == len(lines) {
-			t.Fatalf("%s:%d: case has no ---- separator", path, c.line)
-		}
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
-			c.want = append(c.want, lines[i])
-		}
-		got := strings.TrimRight(run(t, c), "\n")
-		if want := strings.Join(c.want, "\n"); got != want && !*rewrite {
-			t.Errorf("%s:%d: %s\n--- want\n%s\n--- got\n%s", path, c.line, c.command, want, got)
-		}
-		fmt.Fprintf(&out, "%s\n", c.command)
-		for _, in := range c.input {
-			out.WriteString(in + "\n")
-		}
-		fmt.Fprintf(&out, "----\n%s\n", got)
-		if i < len(lines) {
-			out.WriteString("\n")
-		}
-	}
-	if *rewrite {
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func TestGoldenPack(t *testing.T) {
-	runGolden(t, "pack", func(t *testing.T, c goldenCase) string {
+	golden.Run(t, "testdata/pack", func(t *testing.T, c *golden.Case) string {
 		p, strategies := parsePackCommand(t, c)
 		cands := parseCandidates(t, c)
 		var out strings.Builder
@@ -112,17 +47,15 @@ func countTokens(s string) int {
 	return n
 }
 
-func parsePackCommand(t *testing.T, c goldenCase) (Params, []Strategy) {
+func parsePackCommand(t *testing.T, c *golden.Case) (Params, []Strategy) {
 	t.Helper()
-	fields := strings.Fields(c.command)
-	if len(fields) == 0 || fields[0] != "pack" {
-		t.Fatalf("line %d: unknown command %q", c.line, c.command)
+	if c.Cmd != "pack" {
+		t.Fatalf("line %d: unknown command %q", c.Line, c.Cmd)
 	}
 	p := DefaultParams()
 	p.Count = countTokens
 	strategies := []Strategy{Ebm}
-	for _, kv := range fields[1:] {
-		key, val, _ := strings.Cut(kv, "=")
+	for key, val := range c.Args {
 		var err error
 		switch key {
 		case "budget":
@@ -154,7 +87,7 @@ func parsePackCommand(t *testing.T, c goldenCase) (Params, []Strategy) {
 			err = fmt.Errorf("unknown argument")
 		}
 		if err != nil {
-			t.Fatalf("line %d: %s: %v", c.line, kv, err)
+			t.Fatalf("line %d: %s=%s: %v", c.Line, key, val, err)
 		}
 	}
 	return p, strategies
@@ -165,21 +98,25 @@ func parsePackCommand(t *testing.T, c goldenCase) (Params, []Strategy) {
 //	id tier day [sim=x] [simb=x] [ent=k/n] [rank=r] : text A [|| text B]
 //
 // with day "-" for none; tokens are counted with countTokens.
-func parseCandidates(t *testing.T, c goldenCase) []Candidate {
+func parseCandidates(t *testing.T, c *golden.Case) []Candidate {
 	t.Helper()
+	var lines []string
+	if c.Input != "" {
+		lines = strings.Split(c.Input, "\n")
+	}
 	var cands []Candidate
-	for i, l := range c.input {
+	for i, l := range lines {
 		head, text, ok := strings.Cut(l, " :")
 		fields := strings.Fields(head)
 		if !ok || len(fields) < 3 {
-			t.Fatalf("line %d: want `id tier day [k=v...] : text`, got %q", c.line+1+i, l)
+			t.Fatalf("line %d: want `id tier day [k=v...] : text`, got %q", c.Line+1+i, l)
 		}
 		cand := Candidate{ID: fields[0], Rank: i}
 		cand.Tier, _ = base.ParseTier(fields[1]) // invalid tiers stay TierNone, for error cases
 		if fields[2] != "-" {
 			d, err := base.ParseDay(fields[2])
 			if err != nil {
-				t.Fatalf("line %d: %v", c.line+1+i, err)
+				t.Fatalf("line %d: %v", c.Line+1+i, err)
 			}
 			cand.Day = d
 		} else {
@@ -205,7 +142,7 @@ func parseCandidates(t *testing.T, c goldenCase) []Candidate {
 				err = fmt.Errorf("unknown attribute")
 			}
 			if err != nil {
-				t.Fatalf("line %d: %s: %v", c.line+1+i, kv, err)
+				t.Fatalf("line %d: %s: %v", c.Line+1+i, kv, err)
 			}
 		}
 		if hasB {

@@ -3,31 +3,13 @@ package rrce
 import (
 	"context"
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/medkb/medkb/internal/shareddata"
 	"github.com/medkb/medkb/planner/pack"
 )
-
-// dataDir is MEDKB_DATA, or ../shared/data relative to the repository root.
-func dataDir() string {
-	if d := os.Getenv("MEDKB_DATA"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "..", "shared", "data")
-}
-
-func medqaPath(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(dataDir(), "medqa", "medqa_test.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("MedQA not found at %s (set MEDKB_DATA): %v", path, err)
-	}
-	return path
-}
 
 var medqaN = flag.Int("medqa", 40, "MedQA vignettes for TestMedQA (the paper's protocol is 200; about 10 s)")
 
@@ -36,7 +18,7 @@ var medqaN = flag.Int("medqa", 40, "MedQA vignettes for TestMedQA (the paper's p
 // medkb's Sim, (1+cos)/2, and with the raw hash-v1 cosine, and logs
 // the tables beside the paper's Table 1, then the tuning grid.
 func TestMedQA(t *testing.T) {
-	path := medqaPath(t)
+	path := shareddata.Path(t, "medqa", "medqa_test.jsonl")
 	if testing.Short() {
 		t.Skip("MedQA benchmark skipped in -short mode")
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,30 +11,10 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/golden"
 	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/planner/pack"
 )
-
-var rewrite = flag.Bool("rewrite", false, "rewrite the golden files under testdata/ with the actual output")
-
-// golden compares got with testdata/name, or rewrites it with -rewrite.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *rewrite {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -rewrite to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -rewrite to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
-}
 
 func tinyCases(t *testing.T) []Case {
 	t.Helper()
@@ -70,12 +49,12 @@ func TestReport(t *testing.T) {
 	if err := rep.WriteTable(&table); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.golden", string(js)+"\n\n"+table.String())
+	golden.File(t, filepath.Join("testdata", "report.golden"), string(js)+"\n\n"+table.String())
 	var svg strings.Builder
 	if err := rep.WriteSVG(&svg); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "rrce.svg", svg.String())
+	golden.File(t, filepath.Join("testdata", "rrce.svg"), svg.String())
 
 	if rep.Cases != 4 || rep.ExactSkipped != 0 || rep.RatioPairs == 0 {
 		t.Errorf("cases %d, exact skipped %d, ratio pairs %d", rep.Cases, rep.ExactSkipped, rep.RatioPairs)
@@ -233,7 +212,7 @@ func TestReadCasesErrors(t *testing.T) {
 		}
 		out.WriteString(in + "\n=> " + err.Error() + "\n\n")
 	}
-	golden(t, "errors.golden", out.String())
+	golden.File(t, filepath.Join("testdata", "errors.golden"), out.String())
 }
 
 func FuzzReadCases(f *testing.F) {
@@ -289,5 +268,5 @@ func TestTune(t *testing.T) {
 	if err := tr.WriteTable(&sb); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "tune.golden", sb.String())
+	golden.File(t, filepath.Join("testdata", "tune.golden"), sb.String())
 }
