@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
 // cli runs one command line in process and returns its exit status and
@@ -203,14 +204,7 @@ func TestNFCorpusRetrieval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests 3,162 documents")
 	}
-	data := os.Getenv("MEDKB_DATA")
-	if data == "" {
-		data = "../../../shared/data"
-	}
-	dir := filepath.Join(data, "nfcorpus")
-	if _, err := os.Stat(filepath.Join(dir, "test.docs")); err != nil {
-		t.Skipf("NFCorpus not found under %s (set MEDKB_DATA)", data)
-	}
+	dir := filepath.Dir(shareddata.Path(t, "nfcorpus", "test.docs"))
 	rep, err := benchRetrieval(context.Background(), filepath.Join(dir, "test.docs"),
 		filepath.Join(dir, "test.titles.queries"), filepath.Join(dir, "test.2-1-0.qrel"))
 	if err != nil {
