@@ -12,7 +12,7 @@ import (
 
 	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/dsl"
-	"github.com/medkb/medkb/index/bm25/ireval"
+	"github.com/medkb/medkb/internal/ireval"
 	"github.com/medkb/medkb/internal/docio"
 )
 

@@ -123,7 +123,7 @@ func TestSeqRoundTrip(t *testing.T) {
 		t.Errorf("Apply(4) over 5: %v, want ErrStaleSeq", err)
 	}
 	apply(t, ix, 5, nil, Doc{Ord: 2, Text: "chest pain again"}) // replay at the same seq
-	apply(t, ix, 7, nil)                                       // seq only
+	apply(t, ix, 7, nil)                                        // seq only
 	if err := ix.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -195,9 +195,9 @@ func TestCJK(t *testing.T) {
 	}
 }
 
-// TestTieBreak checks that equal scores come out by ascending ordinal, also
-// when the cut at k falls inside the tie and the chunks sit in several
-// segments.
+// TestTieBreak checks that equal scores come out by ascending ordinal,
+// whether the tie at the k-th hit is settled within Search's window or runs
+// past it, and with the chunks spread over several segments.
 func TestTieBreak(t *testing.T) {
 	ix := openTemp(t)
 	ords := rand.New(rand.NewPCG(1, 1)).Perm(40)
@@ -208,25 +208,37 @@ func TestTieBreak(t *testing.T) {
 		}
 		apply(t, ix, uint64(i+1), nil, docs...)
 	}
-	apply(t, ix, 100, nil, Doc{Ord: 500, Text: "sepsis sepsis sepsis"}) // best, whatever its ord
-	if got, want := find(t, ix, "sepsis", 4, nil), []uint64{500, 100, 101, 102}; !slices.Equal(got, want) {
-		t.Errorf("top 4: got %v, want %v", got, want)
-	}
-	if got, want := find(t, ix, "sepsis", 1, nil), []uint64{500}; !slices.Equal(got, want) {
-		t.Errorf("top 1: got %v, want %v", got, want)
-	}
-	hits, err := ix.Search(context.Background(), "sepsis protocol", 50, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(hits) != 41 || !slices.IsSortedFunc(hits, func(a, b Hit) int {
-		if a.Score != b.Score {
-			return map[bool]int{true: -1, false: 1}[a.Score > b.Score]
+	apply(t, ix, 100, nil,
+		Doc{Ord: 500, Text: "sepsis sepsis sepsis"}, // best for sepsis, whatever its ord
+		Doc{Ord: 302, Text: "lactate lactate"},
+		Doc{Ord: 299, Text: "lactate normal normal normal normal normal"},
+	)
+	apply(t, ix, 101, nil, Doc{Ord: 301, Text: "lactate lactate"}, Doc{Ord: 300, Text: "lactate lactate"})
+
+	for _, tc := range []struct {
+		query string
+		k     int
+		want  []uint64
+	}{
+		{"sepsis", 1, []uint64{500}},                            // no tie at the cut
+		{"sepsis", 4, []uint64{500, 100, 101, 102}},             // 40-way tie, past the window of 8
+		{"sepsis", 45, append([]uint64{500}, seq(100, 140)...)}, // every match fits
+		{"lactate", 2, []uint64{300, 301}},                      // 3-way tie inside the window of 4
+		{"lactate", 3, []uint64{300, 301, 302}},
+	} {
+		if got := find(t, ix, tc.query, tc.k, nil); !slices.Equal(got, tc.want) {
+			t.Errorf("%q top %d: got %v, want %v", tc.query, tc.k, got, tc.want)
 		}
-		return int(a.Ord) - int(b.Ord)
-	}) {
-		t.Errorf("hits not ordered by score, then ord: %v", hits)
 	}
+}
+
+// seq returns the integers from lo up to hi, excluded.
+func seq(lo, hi uint64) []uint64 {
+	var s []uint64
+	for i := lo; i < hi; i++ {
+		s = append(s, i)
+	}
+	return s
 }
 
 func TestSearchErrors(t *testing.T) {
@@ -244,6 +256,15 @@ func TestSearchErrors(t *testing.T) {
 	}
 	if _, err := ix.Search(ctx, "anything", 0, nil); err == nil {
 		t.Error("Search with k = 0: no error")
+	}
+	if _, err := ix.Search(ctx, "anything", MaxK+1, nil); err == nil {
+		t.Error("Search with k > MaxK: no error")
+	}
+	// Stop words only: nothing to match, with or without a filter.
+	for _, f := range []base.Filter{nil, tier} {
+		if got := find(t, ix, "the of and", 10, f); len(got) != 0 {
+			t.Errorf("stop words with filter %v: got %v, want nothing", f, got)
+		}
 	}
 }
 

@@ -30,13 +30,14 @@ func filterQuery(f base.Filter) (query.Query, error) {
 			must = append(must, q)
 		}
 	}
+	if len(mustNot) == 0 {
+		return allOf(must), nil
+	}
 	b := query.NewBooleanQuery(nil, nil, nil)
 	if len(must) > 0 {
-		b.Must = query.NewConjunctionQuery(must)
+		b.Must = allOf(must)
 	}
-	if len(mustNot) > 0 {
-		b.MustNot = query.NewDisjunctionQuery(mustNot)
-	}
+	b.MustNot = anyOf(mustNot)
 	return b, nil
 }
 
@@ -132,6 +133,14 @@ func timeRange(lo, hi *float64, loIncl, hiIncl *bool) query.Query {
 	q := query.NewNumericRangeInclusiveQuery(lo, hi, loIncl, hiIncl)
 	q.SetField(fieldTime)
 	return q
+}
+
+// allOf is the conjunction of qs, or qs[0] alone.
+func allOf(qs []query.Query) query.Query {
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return query.NewConjunctionQuery(qs)
 }
 
 // anyOf is the disjunction of qs, or qs[0] alone.

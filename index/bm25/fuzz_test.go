@@ -75,4 +75,3 @@ func FuzzDecodeOrd(f *testing.F) {
 		}
 	})
 }
-

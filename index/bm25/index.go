@@ -177,7 +177,7 @@ func removeEmptyDir(dir string) error {
 	case err != nil:
 		return err
 	case len(entries) > 0:
-		return fmt.Errorf("%s exists and holds no index", dir)
+		return fmt.Errorf("%s is not empty and holds no index", dir)
 	}
 	return os.Remove(dir)
 }

@@ -84,9 +84,11 @@ func (ix *Index) ords() (_ []uint64, err error) {
 	return ords, nil
 }
 
-// Compact merges the index into as few segments as scorch allows (one, up
-// to 2^30 chunks) and waits for the merge; meant for the nightly rebuild,
-// after the last Apply. Search keeps working meanwhile.
+// Compact merges the index into one segment (scorch's limit is 2^30
+// chunks a segment) and waits for it; meant for the nightly rebuild,
+// after the last Apply. Search keeps working meanwhile. One forced merge
+// combines at most ten segments per task, so Compact repeats it while the
+// segment count falls.
 func (ix *Index) Compact(ctx context.Context) error {
 	if ix.readOnly {
 		return ErrReadOnly
@@ -99,9 +101,36 @@ func (ix *Index) Compact(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("bm25: compact: index is %T, not scorch", adv)
 	}
-	opts := mergeplan.SingleSegmentMergePlanOptions
-	if err := s.ForceMerge(ctx, &opts); err != nil {
+	n, err := segmentCount(s)
+	for err == nil && n > 1 {
+		opts := mergeplan.SingleSegmentMergePlanOptions
+		if err = s.ForceMerge(ctx, &opts); err != nil {
+			break
+		}
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		before := n
+		if n, err = segmentCount(s); err == nil && n >= before {
+			break // no progress; leave the rest to the merger
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("bm25: compact: %w", err)
 	}
-	return ctx.Err()
+	return nil
+}
+
+// segmentCount returns the number of segments in the current snapshot.
+func segmentCount(s *scorch.Scorch) (int, error) {
+	r, err := s.Reader()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return 0, fmt.Errorf("reader is %T, not a scorch snapshot", r)
+	}
+	return len(snap.Segments()), nil
 }

@@ -81,11 +81,11 @@ func (an analyzers) analyze(adds []Doc) []analysis.TokenStream {
 // withStats returns ctx carrying corpus statistics for BM25 scoring: the
 // live chunk count and a field cardinality from which bleve's formula,
 // ceil(cardinality / count), yields our avgdl (rounded up to a whole
-// token). bleve insists on an entry for every field a query touches, so the
-// filter fields get one too, as does the pseudo-field scorch gives the
+// token). bleve insists on an entry for every field a query touches, so
+// the filter fields get one too, as does the pseudo-field scorch gives the
 // merged postings of an unscored AND or OR; those searchers do not score,
-// so the value does not matter. Without statistics (a new or empty index) ctx is
-// returned as is.
+// so the value does not matter. Without statistics (a new or empty index)
+// ctx is returned as is.
 func (ix *Index) withStats(ctx context.Context, f base.Filter) (context.Context, error) {
 	ix.statsMu.Lock()
 	st := ix.stats

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/medkb/medkb/index/bm25/ireval"
+	"github.com/medkb/medkb/internal/ireval"
 )
 
 // dataDir returns the shared benchmark data folder ($MEDKB_DATA, or
@@ -47,6 +47,9 @@ func readPairs(tb testing.TB, path string) (ids, texts []string) {
 // queries and checks graded nDCG@10 and recall@100 (grade >= 1) against
 // the qrels. A textbook BM25 without stemming reaches nDCG@10 0.313.
 func TestNFCorpusQuality(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes 3,162 documents")
+	}
 	dir := dataDir(t, "nfcorpus")
 	docIDs, docTexts := readPairs(t, filepath.Join(dir, "test.docs"))
 	qIDs, qTexts := readPairs(t, filepath.Join(dir, "test.titles.queries"))

@@ -125,21 +125,24 @@ func TestIncompatibleSchema(t *testing.T) {
 func TestCompact(t *testing.T) {
 	ix := openTemp(t)
 	var want []uint64
-	for seq := uint64(1); seq <= 12; seq++ {
+	for seq := uint64(1); seq <= 25; seq++ {
 		apply(t, ix, seq, []uint64{seq - 1}, Doc{Ord: seq, Text: "dyspnea on exertion"}, Doc{Ord: 100 + seq, Text: "orthopnea"})
 		want = append(want, 100+seq)
 	}
-	want = append([]uint64{12}, want...)
+	want = append([]uint64{25}, want...)
 	slices.Sort(want)
 	if err := ix.Compact(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	checkConsistent(t, ix, want...)
-	if got := find(t, ix, "dyspnea", 10, nil); !slices.Equal(got, []uint64{12}) {
-		t.Errorf("after compact: %v, want [12]", got)
+	if n := segments(ix); n != 1 {
+		t.Errorf("after compact: %v segments, want 1", n)
 	}
-	if seq, err := ix.Seq(); err != nil || seq != 12 {
-		t.Errorf("after compact: Seq = %d, %v; want 12", seq, err)
+	checkConsistent(t, ix, want...)
+	if got := find(t, ix, "dyspnea", 10, nil); !slices.Equal(got, []uint64{25}) {
+		t.Errorf("after compact: %v, want [25]", got)
+	}
+	if seq, err := ix.Seq(); err != nil || seq != 25 {
+		t.Errorf("after compact: Seq = %d, %v; want 25", seq, err)
 	}
 }
 

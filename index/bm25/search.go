@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/medkb/medkb/internal/base"
@@ -22,46 +23,63 @@ type Hit struct {
 // Search returns the k best chunks for text among those matching f, by
 // BM25 score, ties broken by ascending ordinal. Text is analysed like the
 // indexed text and its terms are OR-ed. Text without any indexable term
-// (only stop words or punctuation) matches nothing; empty text is
-// ErrEmptyQuery, with or without filters.
+// (only stop words or punctuation) matches nothing, with or without
+// filters; empty text is ErrEmptyQuery. k runs from 1 to MaxK.
 func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) ([]Hit, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, ErrEmptyQuery
 	}
-	if k < 1 {
-		return nil, fmt.Errorf("bm25: search: k = %d, want at least 1", k)
+	if k < 1 || k > MaxK {
+		return nil, fmt.Errorf("bm25: search: k = %d, want 1 to %d", k, MaxK)
 	}
-	q, err := searchQuery(text, f)
+	filter, err := filterQuery(f)
 	if err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
 	}
+	terms := ix.an.text.Analyze([]byte(text))
+	if len(terms) == 0 {
+		return nil, nil // bleve would read a filter alone as "match all"
+	}
+	q := searchQuery(terms, filter)
 	if ctx, err = ix.withStats(ctx, f); err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
 	}
 
-	// Fast path: rank by score alone and fetch one extra hit. If it ties
-	// with the k-th, the cut falls inside a tie, and only then do we pay for
-	// sorting the candidates by id.
-	req := bleve.NewSearchRequestOptions(q, k+1, 0, false)
-	res, err := ix.bleve.SearchInContext(ctx, req)
+	// bleve breaks ties by its internal document numbers, which merges
+	// reshuffle. So fetch a window of 2k by score: it nearly always holds
+	// every hit tied with the k-th, and those we order by ordinal below.
+	// Only when the tie runs past the window do we pay for a second pass
+	// sorted by id, which loads the id of every matching chunk.
+	window := 2 * k
+	res, err := ix.bleve.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, window, 0, false))
 	if err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
 	}
-	if len(res.Hits) > k && res.Hits[k-1].Score == res.Hits[k].Score {
-		req = bleve.NewSearchRequestOptions(q, k, 0, false)
+	found := res.Hits
+	if len(found) == window && found[window-1].Score == found[k-1].Score {
+		req := bleve.NewSearchRequestOptions(q, k, 0, false)
 		req.SortBy([]string{"-_score", "_id"})
 		if res, err = ix.bleve.SearchInContext(ctx, req); err != nil {
 			return nil, fmt.Errorf("bm25: search: %w", err)
 		}
+		found = res.Hits
+	}
+	if len(found) > k {
+		cut := found[k-1].Score
+		n := k
+		for n < len(found) && found[n].Score == cut {
+			n++
+		}
+		found = found[:n]
 	}
 
-	hits := make([]Hit, 0, min(k, len(res.Hits)))
-	for _, h := range res.Hits[:min(k, len(res.Hits))] {
+	hits := make([]Hit, len(found))
+	for i, h := range found {
 		ord, err := decodeOrd(h.ID)
 		if err != nil {
 			return nil, fmt.Errorf("bm25: search: %w", err)
 		}
-		hits = append(hits, Hit{Ord: ord, Score: h.Score})
+		hits[i] = Hit{Ord: ord, Score: h.Score}
 	}
 	slices.SortFunc(hits, func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -69,24 +87,29 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 		}
 		return cmp.Compare(a.Ord, b.Ord)
 	})
-	return hits, nil
+	return hits[:min(k, len(hits))], nil
 }
 
-// searchQuery is the scored match query on the text, restricted by the
-// unscored filter.
-func searchQuery(text string, f base.Filter) (query.Query, error) {
-	match := query.NewMatchQuery(text)
-	match.SetField(fieldText)
-	match.Analyzer = textAnalyzer
-	filter, err := filterQuery(f)
-	if err != nil {
-		return nil, err
+// MaxK bounds the k of Search.
+const MaxK = 100_000
+
+// searchQuery ORs the query terms (a term repeated in the query counts
+// twice, as in bleve's match query) and restricts them by the unscored
+// filter, if any.
+func searchQuery(terms analysis.TokenStream, filter query.Query) query.Query {
+	tqs := make([]query.Query, len(terms))
+	for i, t := range terms {
+		tq := query.NewTermQuery(string(t.Term))
+		tq.SetField(fieldText)
+		tqs[i] = tq
 	}
+	match := query.NewDisjunctionQuery(tqs)
+	match.SetMin(1)
 	if filter == nil {
-		return match, nil
+		return match
 	}
 	b := query.NewBooleanQuery(nil, nil, nil)
 	b.Must = match
 	b.AddFilter(filter)
-	return b, nil
+	return b
 }
