@@ -169,13 +169,14 @@ func (c *child) kill(seen func(string)) {
 // ledger tracks what the children were told and what they acknowledged.
 type ledger struct {
 	acked    map[int]bool
-	inflight [2]int // the batch begun and not acknowledged, if any
-	issued   int    // documents 0..issued-1 were handed to a child
-	newAcked []int  // acknowledged since the last verify
+	unacked  map[int]bool // written by a batch killed before its ACK
+	inflight [2]int       // the batch begun and not acknowledged, if any
+	issued   int          // documents 0..issued-1 were handed to a child
+	newAcked []int        // acknowledged since the last verify
 	errs     []string
 }
 
-func newLedger() *ledger { return &ledger{acked: map[int]bool{}} }
+func newLedger() *ledger { return &ledger{acked: map[int]bool{}, unacked: map[int]bool{}} }
 
 func (l *ledger) see(line string) {
 	f := strings.Fields(line)
@@ -239,7 +240,7 @@ func (l *ledger) verify(t testing.TB, dir string) int {
 		if l.acked[i] && !present[i] {
 			t.Fatalf("acknowledged %s is missing", crashID(i))
 		}
-		if present[i] && !l.acked[i] && !inFlight {
+		if present[i] && !l.acked[i] && !l.unacked[i] && !inFlight {
 			t.Fatalf("%s is present but was never written", crashID(i))
 		}
 	}
@@ -253,7 +254,7 @@ func (l *ledger) verify(t testing.TB, dir string) int {
 	}
 	l.newAcked = nil
 	for i := l.inflight[0]; i < l.inflight[1]; i++ {
-		l.acked[i] = present[i] // settled: the next round starts after it
+		l.unacked[i] = present[i] // settled: the next round starts after it
 	}
 	l.inflight = [2]int{}
 	return len(present)

@@ -184,7 +184,7 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 			ErrInconsistent, res.To, nm.Docs, nm.Entities, nm.Triples, res.From, m.Docs, m.Entities, m.Triples)
 	}
 	res.Docs, res.Chunks, res.Entities, res.Triples = nm.Docs, nm.Chunks, nm.Entities, nm.Triples
-	return res, nil
+	return res, ctx.Err() // cancelled now: do not switch
 }
 
 // docCopy re-ingests every document of one generation into another.

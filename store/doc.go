@@ -39,6 +39,8 @@
 //
 // A read-write Store holds bbolt's exclusive file lock for its whole life;
 // read-only opens from other processes wait (up to Options.LockTimeout)
-// until it closes. The writer of one Store must be single: Write serialises
+// until it closes. It also holds the store-wide writer lock (LOCK, see
+// LockWriter), taken before CURRENT is read, so that a rebuild never
+// replaces the generation a writer is writing. The writer of one Store must be single: Write serialises
 // through bbolt's own writer lock.
 package store

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -53,13 +52,13 @@ func LockWriter(dir string, timeout time.Duration) (*WriterLock, error) {
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
+		got, err := tryLock(f)
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("medkb: writer lock %s: %w", f.Name(), err)
+		}
+		if got {
+			break
 		}
 		if time.Now().After(deadline) {
 			holder := lockHolder(f)
@@ -69,7 +68,8 @@ func LockWriter(dir string, timeout time.Duration) (*WriterLock, error) {
 		}
 		time.Sleep(lockRetry)
 	}
-	// Record who holds it, for the error message of those who wait.
+	// Record who holds it, for the error message of those who wait (best
+	// effort: the message only loses the pid).
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
@@ -181,11 +181,8 @@ func removeIfUnused(genDir string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return false, nil
-	}
-	if err != nil {
+	got, err := tryLock(f)
+	if !got || err != nil {
 		return false, err
 	}
 	// Holding the exclusive lock, nobody can open the file meanwhile.
