@@ -21,7 +21,9 @@
 // apply the change. A call that fails before the commit leaves the store as
 // it was.
 //
-// A DB is safe for concurrent use: one writer at a time (Ingest calls
+// Operations: Rebuild builds a new generation from the store's records and
+// switches to it atomically while readers keep serving; Backup makes a hot,
+// consistent copy. A DB is safe for concurrent use: one writer at a time (Ingest calls
 // serialise), any number of concurrent queries. A read-only DB notices a
 // new generation (after medkb rebuild) at its next query and moves to it;
 // queries in flight finish on the old one.

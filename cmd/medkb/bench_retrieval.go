@@ -12,8 +12,8 @@ import (
 
 	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/dsl"
-	"github.com/medkb/medkb/internal/ireval"
 	"github.com/medkb/medkb/internal/docio"
+	"github.com/medkb/medkb/internal/ireval"
 )
 
 // retrievalMethods are the arms and fusions bench retrieval compares, as

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,7 +52,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := root.ExecuteContext(context.Background()); err != nil {
 		if !errors.Is(err, errSilent) {
-			fmt.Fprintln(stderr, "medkb:", err)
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "medkb:") {
+				msg = "medkb: " + msg
+			}
+			fmt.Fprintln(stderr, msg)
 		}
 		return 1
 	}
