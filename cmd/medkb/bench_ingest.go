@@ -14,13 +14,14 @@ import (
 
 func benchIngestCmd(e *env) *cobra.Command {
 	var n, batch int
-	var keep string
+	var keep, source string
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "ingest [--n N] [--batch B] [--keep DIR] [--json]",
 		Short: "end-to-end ingest throughput on N synthetic documents of about 80 words",
 		Long: `Generates N deterministic synthetic clinical documents (about 80 words each,
-all four tiers) and ingests them in calls of B documents into a new store,
+all four tiers; with --source, resampled from real documents so that term
+frequencies are realistic) and ingests them in calls of B documents into a new store,
 with the built-in embedder. Reports documents per second end to end, then the
 time to reopen the store cold. With --keep DIR the store is kept there for
 bench query; otherwise it goes in a temporary directory that is removed.`,
@@ -41,6 +42,17 @@ bench query; otherwise it goes in a temporary directory that is removed.`,
 				return fmt.Errorf("--keep %s must be a new or empty directory", dir)
 			}
 			docs := synth.Docs(n, 1)
+			if source != "" {
+				res, err := readDocs(source)
+				if err != nil {
+					return err
+				}
+				texts := make([]string, len(res.Docs))
+				for i, d := range res.Docs {
+					texts[i] = d.Text
+				}
+				docs = synth.Resample(texts, n, 1)
+			}
 			start := time.Now()
 			db, err := medkb.Open(dir, nil)
 			if err != nil {
@@ -76,6 +88,7 @@ bench query; otherwise it goes in a temporary directory that is removed.`,
 	c.Flags().IntVar(&n, "n", 100000, "documents")
 	c.Flags().IntVar(&batch, "batch", 5000, "documents per Ingest call (one transaction each)")
 	c.Flags().StringVar(&keep, "keep", "", "keep the store in this new directory")
+	c.Flags().StringVar(&source, "source", "", "resample the words of these documents (e.g. NFCorpus test.docs) instead of the built-in clinical vocabulary")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }

@@ -52,3 +52,35 @@ func Queries(n int, seed uint64) []string {
 	}
 	return out
 }
+
+// Resample returns n documents of about 80 words resampled from real
+// texts: nine words in ten come from one source text, one in ten from
+// anywhere in the sources, so term and document frequencies stay close to
+// those of real text (topical words cluster in a few documents) at any
+// scale. Types, patients and times follow Docs.
+func Resample(sources []string, n int, seed uint64) []base.Doc {
+	docs := Docs(n, seed)
+	var words [][]string
+	for _, s := range sources {
+		if w := strings.Fields(s); len(w) > 0 {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return docs
+	}
+	rng := rand.New(rand.NewPCG(seed, 3))
+	out := make([]string, 80)
+	for i := range docs {
+		src := words[rng.IntN(len(words))]
+		for j := range out {
+			from := src
+			if rng.IntN(10) == 0 {
+				from = words[rng.IntN(len(words))]
+			}
+			out[j] = from[rng.IntN(len(from))]
+		}
+		docs[i].Text = strings.Join(out, " ")
+	}
+	return docs
+}
