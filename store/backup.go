@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/medkb/medkb/internal/fsync"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -46,5 +47,5 @@ func (s *Store) Backup(dest string) error {
 	if err := SetCurrent(dest, gen); err != nil {
 		return fmt.Errorf("medkb: backup to %s: %w", dest, err)
 	}
-	return syncDir(filepath.Dir(filepath.Clean(dest)))
+	return fsync.Path(filepath.Dir(filepath.Clean(dest)))
 }

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/medkb/medkb/internal/fsync"
 )
 
 const (
@@ -99,16 +101,7 @@ func SetCurrent(dir, gen string) error {
 	if err := os.Rename(tmp, filepath.Join(dir, currentFile)); err != nil {
 		return err
 	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return fsync.Path(dir)
 }
 
 // isEmptyDir reports whether dir is missing or has no entries but the

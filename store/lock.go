@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/medkb/medkb/internal/fsync"
 )
 
 // lockFile is the store-wide writer lock, beside CURRENT.
@@ -195,18 +197,6 @@ func syncTree(root string) error {
 		if err != nil {
 			return err
 		}
-		return syncPath(path)
+		return fsync.Path(path)
 	})
-}
-
-func syncPath(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/medkb/medkb/internal/fsync"
 	berrors "go.etcd.io/bbolt/errors"
 )
 
@@ -152,13 +153,13 @@ func create(dir string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = syncFile(filepath.Join(tmp, metaFile))
+		err = fsync.Path(filepath.Join(tmp, metaFile))
 	}
 	if err == nil {
 		err = os.Rename(tmp, dir)
 	}
 	if err == nil {
-		err = syncFile(filepath.Dir(dir))
+		err = fsync.Path(filepath.Dir(dir))
 	}
 	if err != nil {
 		_ = os.RemoveAll(tmp)
@@ -180,19 +181,6 @@ func removeEmptyDir(dir string) error {
 		return fmt.Errorf("%s is not empty and holds no index", dir)
 	}
 	return os.Remove(dir)
-}
-
-// syncFile flushes a file or directory to stable storage.
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // Close releases the index. Pending merges are abandoned, not lost: the

@@ -1,0 +1,4 @@
+// Package fsync flushes files and directories to stable storage: the one
+// helper behind every durable rename in medkb (CURRENT, a new generation,
+// a new BM25 index, a backup).
+package fsync
