@@ -52,36 +52,35 @@ func (db *DB) IngestProgress(ctx context.Context, docs []base.Doc, progress Prog
 	if db.opts.ReadOnly {
 		return nil, store.ErrReadOnly
 	}
-	db.writeMu.Lock()
-	defer db.writeMu.Unlock()
-	g, release, err := db.snapshot()
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-
 	puts, err := db.prepare(ctx, docs, progress)
 	if err != nil {
 		return nil, err
 	}
-	have, err := g.bm.Seq()
+	ch, err := db.commit(ctx, &store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim()})
 	if err != nil {
 		return nil, err
-	}
-	ch, err := g.st.Write(&store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim(), PruneLogThrough: have})
-	if err != nil {
-		return nil, err
-	}
-	if err := g.apply(have, ch); err != nil {
-		return nil, fmt.Errorf("medkb: committed sequence %d, but updating the indexes failed (they catch up at the next open): %w", ch.Seq, err)
 	}
 	return &IngestResult{Docs: len(puts), Chunks: len(ch.Added), Deleted: len(ch.Deleted), Seq: ch.Seq}, nil
 }
 
 // Delete removes documents by id from the store and every index.
 func (db *DB) Delete(ctx context.Context, ids []string) (*IngestResult, error) {
+	ch, err := db.commit(ctx, &store.Batch{Delete: ids})
+	if err != nil {
+		return nil, err
+	}
+	return &IngestResult{Deleted: len(ch.Deleted), Seq: ch.Seq}, nil
+}
+
+// commit is the one path of every document write: one store transaction,
+// then the derived indexes. Writes serialise on writeMu; documents are
+// prepared before it, so preparing one batch overlaps committing another.
+func (db *DB) commit(ctx context.Context, b *store.Batch) (*store.Change, error) {
 	if db.opts.ReadOnly {
 		return nil, store.ErrReadOnly
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	db.writeMu.Lock()
 	defer db.writeMu.Unlock()
@@ -94,14 +93,15 @@ func (db *DB) Delete(ctx context.Context, ids []string) (*IngestResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch, err := g.st.Write(&store.Batch{Delete: ids, PruneLogThrough: have})
+	b.PruneLogThrough = have
+	ch, err := g.st.Write(b)
 	if err != nil {
 		return nil, err
 	}
 	if err := g.apply(have, ch); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("medkb: committed sequence %d, but updating the indexes failed (they catch up at the next open): %w", ch.Seq, err)
 	}
-	return &IngestResult{Deleted: len(ch.Deleted), Seq: ch.Seq}, nil
+	return ch, nil
 }
 
 // apply brings the derived indexes from sequence have to ch.Seq.
