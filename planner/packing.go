@@ -20,11 +20,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	params := n.Params
 	params.Count = x.env.Count
 	if n.NowText == "" {
-		clock := x.env.Clock
-		if clock == nil {
-			clock = time.Now
-		}
-		params.Now = base.DayOf(clock())
+		params.Now = base.DayOf(time.Now())
 	}
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
