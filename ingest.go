@@ -219,12 +219,13 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 			errs[i] = fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), db.emb.Name(), dim)
 			continue
 		}
-		given := d.Type != "" || d.Tier.Valid()
+		tierGiven := d.Tier.Valid()
+		given := d.Type != "" || tierGiven
 		d.Tier, _ = clinical.Classify(d.Type, d.Tier, d.Text)
 		if d.Lang == "" {
 			d.Lang = text.Lang(d.Text)
 		}
-		w := store.DocWrite{Doc: d}
+		w := store.DocWrite{Doc: d, TierGiven: tierGiven}
 		pieces := text.Chunk(d.Text, db.opts.chunkTokens(), db.tok)
 		for _, piece := range pieces {
 			c := base.Chunk{Tier: d.Tier, Text: piece, TokensA: db.tok.Count(piece), Keys: clinical.Keys(piece)}

@@ -34,11 +34,9 @@ type RebuildOptions struct {
 	Embedder embed.Embedder
 	// ChunkTokens caps a chunk's length in tokens; zero means 256.
 	ChunkTokens int
-	// Reclassify gives every document the tier the current rules give its
-	// type and text. Zero: documents keep their stored tier. The store
-	// keeps the resolved tier only, so it cannot tell a tier given at
-	// ingest from a classified one: Reclassify also overrides tiers that
-	// were given explicitly (see RebuildResult.TierDiffers first).
+	// Reclassify also re-classifies documents whose tier was given
+	// explicitly at ingest. Zero: those keep their tier; every other
+	// document is always re-classified by the current rules.
 	Reclassify bool
 	// Grace is how long to wait after the switch before removing the
 	// replaced generation, so that a process that read CURRENT just before
@@ -56,8 +54,7 @@ type RebuildResult struct {
 	Chunks   int
 	Entities int
 	Triples  int
-	// TierDiffers counts documents whose stored tier differs from the one
-	// the current rules give (re-tiered when Reclassify, else kept).
+	// TierDiffers counts documents whose tier the current rules change.
 	TierDiffers int
 	// Removed lists the generations deleted (older ones no longer open,
 	// leftovers of interrupted rebuilds); InUse those still open by some
@@ -215,11 +212,11 @@ func (c *docCopy) run(ctx context.Context) error {
 		}
 		return nil
 	}
-	err := c.from.ForEachDoc(func(d *base.Doc, _ []uint64) error {
+	err := c.from.ForEachDoc(func(d *base.Doc, info store.DocInfo) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		batch = append(batch, c.prepare(*d))
+		batch = append(batch, c.prepare(*d, info.TierGiven))
 		if len(batch) < rebuildBatch {
 			return nil
 		}
@@ -231,13 +228,15 @@ func (c *docCopy) run(ctx context.Context) error {
 	return flush()
 }
 
-// prepare turns a stored document back into ingest input.
-func (c *docCopy) prepare(d base.Doc) base.Doc {
-	if tier, _ := clinical.Classify(d.Type, base.TierNone, d.Text); tier != d.Tier {
-		c.res.TierDiffers++
-		if c.opts.Reclassify {
-			d.Tier = tier
+// prepare turns a stored document back into ingest input: a classified
+// tier is cleared so the ingest path classifies it again with the current
+// rules; a given tier stays unless Reclassify.
+func (c *docCopy) prepare(d base.Doc, tierGiven bool) base.Doc {
+	if !tierGiven || c.opts.Reclassify {
+		if tier, _ := clinical.Classify(d.Type, base.TierNone, d.Text); tier != d.Tier {
+			c.res.TierDiffers++
 		}
+		d.Tier = base.TierNone
 	}
 	if !c.sameEmbedder {
 		d.Vector = nil

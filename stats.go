@@ -55,8 +55,8 @@ func (db *DB) Check() ([]error, error) {
 		return nil, err
 	}
 	live := map[uint64]bool{}
-	err = g.st.ForEachDoc(func(_ *base.Doc, ords []uint64) error {
-		for _, o := range ords {
+	err = g.st.ForEachDoc(func(_ *base.Doc, info store.DocInfo) error {
+		for _, o := range info.Ords {
 			live[o] = true
 		}
 		return nil
@@ -156,5 +156,5 @@ func (db *DB) Export(fn func(*base.Doc) error) error {
 		return err
 	}
 	defer release()
-	return g.st.ForEachDoc(func(d *base.Doc, _ []uint64) error { return fn(d) })
+	return g.st.ForEachDoc(func(d *base.Doc, _ store.DocInfo) error { return fn(d) })
 }

@@ -69,16 +69,22 @@ func (s *Store) Docs(ids []string) ([]*base.Doc, error) {
 	return out, err
 }
 
+// DocInfo is what the store knows of a document besides the record.
+type DocInfo struct {
+	Ords      []uint64 // chunk ordinals, in order
+	TierGiven bool     // the tier came from the input, not the classifier
+}
+
 // ForEachDoc calls fn for every document in id order, with its chunk
 // ordinals, inside one read transaction (a consistent snapshot).
-func (s *Store) ForEachDoc(fn func(d *base.Doc, ords []uint64) error) error {
+func (s *Store) ForEachDoc(fn func(d *base.Doc, info DocInfo) error) error {
 	return s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 			var rec docRecord
 			if err := decodeDoc(string(k), v, &rec); err != nil {
 				return err
 			}
-			return fn(&rec.Doc, rec.Chunks)
+			return fn(&rec.Doc, DocInfo{Ords: rec.Chunks, TierGiven: rec.TierGiven})
 		})
 	})
 }

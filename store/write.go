@@ -17,6 +17,9 @@ type DocWrite struct {
 	Doc     base.Doc
 	Chunks  []base.Chunk
 	Vectors []float32
+	// TierGiven says Doc.Tier came from the input's tier field rather than
+	// the classifier, so a rebuild keeps it instead of re-classifying.
+	TierGiven bool
 }
 
 // Batch is one atomic write: upserts and deletes by document id. A
@@ -52,7 +55,8 @@ type Change struct {
 // docRecord is the JSON value of the docs bucket.
 type docRecord struct {
 	base.Doc
-	Chunks []uint64 `json:"chunks"`
+	Chunks    []uint64 `json:"chunks"`
+	TierGiven bool     `json:"tier_given,omitempty"`
 }
 
 // Write commits b in one transaction and reports the change.
@@ -216,7 +220,7 @@ func (w *writer) put(d *DocWrite, dim int, ch *Change) error {
 		}
 	}
 	doc := d.Doc
-	rec := docRecord{Doc: doc, Chunks: make([]uint64, len(d.Chunks))}
+	rec := docRecord{Doc: doc, Chunks: make([]uint64, len(d.Chunks)), TierGiven: d.TierGiven}
 	for i := range d.Chunks {
 		c := d.Chunks[i]
 		c.Ord = w.nextOrd

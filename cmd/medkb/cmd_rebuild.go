@@ -29,10 +29,9 @@ generations no process has open are removed; one still open is removed
 by a later rebuild. An interrupted rebuild leaves the live generation
 untouched, and the next one removes its leftovers.
 
-Documents keep their stored tier unless --reclassify: the store keeps the
-resolved tier only, so re-classifying also overrides tiers given
-explicitly at ingest. The summary counts the documents whose tier the
-current rules would change.`,
+Every document is re-classified by the current rules, except those whose
+tier was given explicitly at ingest (--reclassify re-classifies those
+too). The summary counts the documents whose tier changed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			start := time.Now()
@@ -57,11 +56,8 @@ current rules would change.`,
 			}
 			fmt.Fprintf(e.stdout, "rebuilt %s -> %s: %d documents, %d chunks, %d entities, %d triples in %s\n",
 				res.From, res.To, res.Docs, res.Chunks, res.Entities, res.Triples, time.Since(start).Round(time.Millisecond))
-			switch {
-			case res.TierDiffers > 0 && opts.Reclassify:
+			if res.TierDiffers > 0 {
 				fmt.Fprintf(e.stdout, "%d documents changed tier under the current rules\n", res.TierDiffers)
-			case res.TierDiffers > 0:
-				fmt.Fprintf(e.stdout, "%d documents keep a tier the current rules would not give (given at ingest, or older rules; see --reclassify)\n", res.TierDiffers)
 			}
 			if len(res.Removed) > 0 {
 				fmt.Fprintf(e.stdout, "removed %s\n", strings.Join(res.Removed, ", "))
@@ -72,7 +68,7 @@ current rules would change.`,
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&opts.Reclassify, "reclassify", false, "give every document the tier the current rules give (overrides explicit tiers)")
+	c.Flags().BoolVar(&opts.Reclassify, "reclassify", false, "also re-classify documents whose tier was given explicitly")
 	c.Flags().IntVar(&opts.ChunkTokens, "chunk-tokens", medkb.DefaultChunkTokens, "maximum chunk length in tokens")
 	c.Flags().DurationVar(&opts.Grace, "grace", medkb.DefaultRebuildGrace, "wait this long after the switch before removing the old generation")
 	return c
