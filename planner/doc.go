@@ -32,7 +32,8 @@
 // name enough entities of a metapath's start type; its paths become tier
 // T3 evidence and boost the chunks that mention their entities (see
 // graphBoost). PACK hands the candidates to package pack (EBM-Pack and its
-// baselines) with the cosine of the query and each state's own vector;
+// baselines) with Sim = (1+cos)/2 of the query and each state's own vector,
+// exempting weak vector-only hits from the tier quota (see quotaFloor);
 // without PACK the top LIMIT fused chunks are returned in full.
 //
 // The Result lists every item with its provenance, every dropped candidate

@@ -13,6 +13,19 @@ import (
 // the entities, not an observation of the patient.
 const pathTier = base.T3
 
+// quotaFloor: a chunk that only the vector arm found is exempt from the
+// tier quota (pack.Candidate.NoQuota) when its cosine is below this share
+// of the arm's best. The vector arm always returns k chunks however
+// unrelated its tail, and the quota would otherwise pull a tail chunk into
+// the context just because its tier is missing; such a chunk still
+// competes on density like any other.
+const quotaFloor = 0.5
+
+// weakVectorHit reports whether c falls under the quota floor.
+func weakVectorHit(c *candidate, bestCos float64) bool {
+	return c.path == nil && c.BM25 == nil && c.Vector != nil && c.Vector.Score < quotaFloor*bestCos
+}
+
 // pack runs the PACK stage over the candidates in fused order.
 func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	start := time.Now()
@@ -21,6 +34,12 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	params.Count = x.env.Count
 	if n.NowText == "" {
 		params.Now = base.DayOf(time.Now())
+	}
+	bestCos := 0.0
+	for _, c := range cands {
+		if c.Vector != nil {
+			bestCos = max(bestCos, c.Vector.Score)
+		}
 	}
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
@@ -34,7 +53,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		ch := c.chunk
 		pc[i] = pack.Candidate{ID: c.id(), Tier: ch.Tier, Day: c.slot.Time, Rank: i,
 			A:       pack.State{Text: ch.Text, Tokens: ch.TokensA, Sim: pack.Similarity(x.sim(x.env.Vectors.Vector(ch.Ord)))},
-			NEntity: ch.NEntity, NTotal: ch.NTotal}
+			NEntity: ch.NEntity, NTotal: ch.NTotal, NoQuota: weakVectorHit(c, bestCos)}
 		if ch.HasB() {
 			pc[i].B = &pack.State{Text: ch.TextB, Tokens: ch.TokensB, Sim: pack.Similarity(x.sim(ch.VectorB))}
 		}

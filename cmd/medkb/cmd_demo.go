@@ -25,7 +25,7 @@ var demoQueries = []struct{ title, query string }{
   EXPAND metapath "Disease -has_symptom-> Symptom"
   PACK budget 256 kmin 1`},
 	{"Packed context for a nephrology question (Chinese)",
-		`RETRIEVE "肌酐升高 肾穿刺活检 病理" USING bm25(k=20), vector(k=20) FUSE rrf PACK budget 200 kmin 1`},
+		`RETRIEVE "肌酐升高 肾穿刺活检 病理" USING bm25(k=20), vector(k=20) WHERE patient = "P002" FUSE rrf PACK budget 200 kmin 1`},
 	{"EXPLAIN ANALYZE: where the time goes and why the graph fired",
 		`EXPLAIN ANALYZE RETRIEVE "长期忧虑 失眠多梦" EXPAND metapath "证候 -导致*1..4-> 证候" LIMIT 5 PACK budget 160`},
 }

@@ -34,6 +34,11 @@ type Candidate struct {
 	// Rank is the input (fused) order, 0-based: FIFO's order and the
 	// last tie-breaker before ID.
 	Rank int
+	// NoQuota lets the block compete on density only: it neither counts
+	// toward its tier's quota nor is pulled in by it. The planner sets it
+	// on weak retrieval hits, so the quota never drags an unrelated block
+	// into the context just because its tier is otherwise missing.
+	NoQuota bool
 }
 
 func (c *Candidate) validate(i int) error {

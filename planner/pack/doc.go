@@ -17,7 +17,9 @@
 // with dt in years before Params.Now (0 for undated or future blocks).
 // Packing picks at most one state per block, at most Budget tokens in
 // total, and at least min(Kmin, N_t) blocks of every tier t present: a
-// multiple-choice knapsack with a quota.
+// multiple-choice knapsack with a quota. A candidate marked NoQuota (the
+// planner marks weak retrieval hits) competes on density only and counts
+// toward no quota.
 //
 // # Strategies
 //

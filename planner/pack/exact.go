@@ -49,6 +49,10 @@ type tierTable struct {
 	endQ   []int32 // quota progress chosen at the tier's end, per budget
 }
 
+// quotaGroups are the DP's block groups in order: the NoQuota blocks
+// (filed under TierNone, with no quota), then the tiers.
+var quotaGroups = [...]base.Tier{base.TierNone, base.T1, base.T2, base.T3, base.T4}
+
 // packExact solves the MCKP with tier quotas exactly. Tiers are processed
 // one after another; within a tier the state is (budget used, quota
 // progress capped at want). At a tier's end the shortfall want-q is added
@@ -67,7 +71,11 @@ func packExact(b *builder) error {
 			continue
 		}
 		budget += int(max(bo.opts[0].tokens, bo.opts[bo.n-1].tokens))
-		tiers[c.Tier].blocks = append(tiers[c.Tier].blocks, bo)
+		group := c.Tier
+		if c.NoQuota {
+			group = base.TierNone // a group of its own, without a quota
+		}
+		tiers[group].blocks = append(tiers[group].blocks, bo)
 	}
 	budget = min(budget, p.Budget)
 	width := budget + 1
@@ -79,9 +87,11 @@ func packExact(b *builder) error {
 	}
 
 	cells, maxRow := 0, 0
-	for _, t := range base.Tiers {
+	for _, t := range quotaGroups {
 		tt := &tiers[t]
-		tt.want = min(p.Kmin, len(tt.blocks))
+		if t != base.TierNone {
+			tt.want = min(p.Kmin, len(tt.blocks))
+		}
 		tt.offset = cells
 		row := width * (tt.want + 1)
 		maxRow = max(maxRow, row)
@@ -97,7 +107,7 @@ func packExact(b *builder) error {
 	carry := b.pk.values[:width] // best value of the tiers done so far, per budget
 	vals := b.pk.values[width:]
 	clear(carry)
-	for _, t := range base.Tiers {
+	for _, t := range quotaGroups {
 		tt := &tiers[t]
 		if len(tt.blocks) > 0 {
 			tt.endQ = solveTier(tt, carry, vals[:width*(tt.want+1)], choices)
@@ -193,8 +203,8 @@ func backtrack(tiers [5]tierTable, choices []byte, budget, n int) []option {
 	picked := make([]option, n)
 	width := budget + 1
 	c := budget
-	for ti := len(base.Tiers) - 1; ti >= 0; ti-- {
-		tt := &tiers[base.Tiers[ti]]
+	for ti := len(quotaGroups) - 1; ti >= 0; ti-- {
+		tt := &tiers[quotaGroups[ti]]
 		if len(tt.blocks) == 0 {
 			continue
 		}
@@ -214,7 +224,7 @@ func backtrack(tiers [5]tierTable, choices []byte, budget, n int) []option {
 			}
 		}
 		if q != 0 || c < 0 {
-			panic(fmt.Sprintf("pack: exact backtrack left tier %s at quota progress %d, budget %d", base.Tiers[ti], q, c))
+			panic(fmt.Sprintf("pack: exact backtrack left group %d at quota progress %d, budget %d", quotaGroups[ti], q, c))
 		}
 	}
 	return picked

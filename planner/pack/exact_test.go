@@ -45,9 +45,13 @@ func bruteForce(cands []Candidate, p Params) (shortfall int, utility float64) {
 		walk(i+1, used, u)
 		try := func(s *State, isB bool) {
 			if s.Tokens > 0 && used+s.Tokens <= p.Budget {
-				got[c.Tier]++
+				if !c.NoQuota {
+					got[c.Tier]++
+				}
 				walk(i+1, used+s.Tokens, u+refUtility(c, s, p, isB))
-				got[c.Tier]--
+				if !c.NoQuota {
+					got[c.Tier]--
+				}
 			}
 		}
 		try(&c.A, false)

@@ -27,7 +27,9 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 		c := &cands[it.Index]
 		tokens += it.Tokens
 		utility += it.Utility
-		got[c.Tier]++
+		if !c.NoQuota {
+			got[c.Tier]++
+		}
 		if it.ID != c.ID || it.Tier != c.Tier || it.Day != c.Day {
 			t.Fatalf("%s: item %d does not describe candidate %q", p.Strategy, it.Index, c.ID)
 		}
@@ -106,7 +108,8 @@ func randomCandidates(rng *rand.Rand, n int) []Candidate {
 	}
 	cands := make([]Candidate, n)
 	for i := range cands {
-		c := Candidate{ID: "c" + string(rune('a'+i%26)) + string(rune('0'+i/26%10)), Tier: base.Tiers[rng.IntN(4)], Rank: rng.IntN(n + 1)}
+		c := Candidate{ID: "c" + string(rune('a'+i%26)) + string(rune('0'+i/26%10)), Tier: base.Tiers[rng.IntN(4)], Rank: rng.IntN(n + 1),
+			NoQuota: rng.IntN(5) == 0}
 		c.Day = base.NoDay
 		if rng.IntN(3) > 0 {
 			c.Day = base.Day(18000 + rng.IntN(3000))

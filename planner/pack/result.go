@@ -119,9 +119,9 @@ type Drop struct {
 // TierQuota accounts for one tier present among the candidates.
 type TierQuota struct {
 	Tier    base.Tier `json:"tier"`
-	Present int       `json:"present"` // blocks of the tier with a non-empty state
+	Present int       `json:"present"` // blocks of the tier the quota applies to (a non-empty state, not NoQuota)
 	Want    int       `json:"want"`    // min(Kmin, Present)
-	Got     int       `json:"got"`     // blocks of the tier packed
+	Got     int       `json:"got"`     // of those, blocks packed
 	Met     bool      `json:"met"`
 }
 
@@ -224,7 +224,9 @@ func (b *builder) finish() *Result {
 		}
 		r.TokensUsed += int(pk.o.tokens)
 		r.Utility += pk.o.utility
-		got[c.Tier]++
+		if !c.NoQuota {
+			got[c.Tier]++
+		}
 	}
 	clear(b.picks) // drop the text references before the buffer is kept
 	b.pk.picks = b.picks[:0]
@@ -247,12 +249,13 @@ func (b *builder) finish() *Result {
 	return r
 }
 
-// presentPerTier counts, per tier, the blocks with a non-empty state.
+// presentPerTier counts, per tier, the blocks the quota applies to: those
+// with a non-empty state and without NoQuota.
 func presentPerTier(cands []Candidate) [5]int {
 	var n [5]int
 	for i := range cands {
 		c := &cands[i]
-		if c.A.Tokens > 0 || (c.B != nil && c.B.Tokens > 0) {
+		if !c.NoQuota && (c.A.Tokens > 0 || (c.B != nil && c.B.Tokens > 0)) {
 			n[c.Tier]++
 		}
 	}
