@@ -37,8 +37,9 @@
 //   - Keys are looked for in the segment's own packed text, not anywhere
 //     in the context: a value that also appears in another block (a
 //     fragment of another case, a repeated lab line) must not count.
-//   - MedQA's query is the question sentence plus the four options, the
-//     text a prompt would carry, without marking the answer.
+//   - MedQA's query is the whole question (vignette and final question)
+//     plus the four options, the text a prompt would carry, without
+//     marking the answer.
 //   - Tune breaks RRCE ties by the retention of all signal segments, not
 //     by utility, which grows with the weights being tuned.
 //

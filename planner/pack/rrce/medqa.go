@@ -32,9 +32,14 @@ type medqaItem struct {
 // segment are eligible; n of them are drawn with the seed (all eligible
 // when n <= 0 or n exceeds them), in file order.
 //
-// The query is the question sentence followed by the answer options: what
-// a prompt for the question would hold. The correct answer is not marked,
-// so the similarity cannot favour the sentences that give it away.
+// The query is MedQA's whole question, vignette and final question, followed
+// by the answer options: what a prompt for the question holds, and what the
+// paper's "200 MedQA questions" are. The correct answer is not marked. The
+// vignette makes the query informative: with the lexical embedder, the
+// case's own sentences then score a mean cosine of 0.34 against it and other
+// cases' fragments 0.12; with the final question sentence alone both score
+// 0.07 and similarity cannot tell them apart (EBM RRCE 80.4 % at 256 tokens
+// instead of 88.8 %).
 func MedQACases(path string, n int, seed int64) ([]Case, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -90,7 +95,7 @@ func medqaCase(it *medqaItem) (Case, bool) {
 	if q < 1 {
 		return Case{}, false
 	}
-	c := Case{ID: fmt.Sprintf("medqa-%d", it.RealIdx), Query: medqaQuery(sents[q], it.Options)}
+	c := Case{ID: fmt.Sprintf("medqa-%d", it.RealIdx), Query: medqaQuery(it.Question, it.Options)}
 	kinds := map[string]bool{}
 	objective := false
 	for i, s := range sents[:q] {
