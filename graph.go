@@ -53,6 +53,5 @@ func (db *DB) Entities() ([]base.Entity, error) {
 		return nil, err
 	}
 	defer release()
-	ents, _, err := g.st.LoadGraph()
-	return ents, err
+	return g.st.LoadEntities()
 }

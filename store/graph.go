@@ -90,24 +90,41 @@ type tripleValue struct {
 	Weight float64 `json:"w,omitempty"`
 }
 
+// LoadEntities reads every entity, in key order, without the triples.
+func (s *Store) LoadEntities() ([]base.Entity, error) {
+	var ents []base.Entity
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		ents, err = readEntities(tx)
+		return err
+	})
+	return ents, err
+}
+
+func readEntities(tx *bolt.Tx) ([]base.Entity, error) {
+	var ents []base.Entity
+	err := tx.Bucket(bucketEnts).ForEach(func(k, v []byte) error {
+		f := splitKey(k, 2)
+		if f == nil {
+			return fmt.Errorf("%w: entity key %q", errCorrupt, k)
+		}
+		e := base.Entity{Type: f[0], Name: f[1]}
+		if err := json.Unmarshal(v, &e.Aliases); err != nil {
+			return fmt.Errorf("%w: entity %q: %v", errCorrupt, k, err)
+		}
+		ents = append(ents, e)
+		return nil
+	})
+	return ents, err
+}
+
 // LoadGraph reads every entity and triple, in key order.
 func (s *Store) LoadGraph() ([]base.Entity, []base.Triple, error) {
 	var ents []base.Entity
 	var triples []base.Triple
 	err := s.db.View(func(tx *bolt.Tx) error {
-		err := tx.Bucket(bucketEnts).ForEach(func(k, v []byte) error {
-			f := splitKey(k, 2)
-			if f == nil {
-				return fmt.Errorf("%w: entity key %q", errCorrupt, k)
-			}
-			e := base.Entity{Type: f[0], Name: f[1]}
-			if err := json.Unmarshal(v, &e.Aliases); err != nil {
-				return fmt.Errorf("%w: entity %q: %v", errCorrupt, k, err)
-			}
-			ents = append(ents, e)
-			return nil
-		})
-		if err != nil {
+		var err error
+		if ents, err = readEntities(tx); err != nil {
 			return err
 		}
 		return tx.Bucket(bucketTrip).ForEach(func(k, v []byte) error {
