@@ -43,6 +43,9 @@ func TestKeys(t *testing.T) {
 		{"过敏性鼻炎病史。", nil},
 		{"A 67-year-old man with a 2-day history.", nil},
 		{"CO2 25 mEq/L", []string{"25 mEq/L"}},
+		{"Colonoscopy shows a 2.3-cm polypoid mass.", []string{"2.3-cm"}},
+		{"TSH 110.0 µU/mL; prothrombin time 9 seconds, PTT 30.0 sec.", []string{"110.0 µU/mL", "9 seconds", "30.0 sec"}},
+		{"Mean corpuscular hemoglobin 49.9 pg/cell (3.1 fmol/cell)", []string{"49.9 pg/cell", "3.1 fmol/cell"}},
 	}
 	for _, tt := range tests {
 		got := Keys(tt.text)

@@ -15,11 +15,11 @@ var (
 	labUnits = []string{
 		"mL/min/1.73 m2", "mL/min/1.73m2", "mL/min/1.73 m²", "mL/min/1.73m²", "mL/min",
 		"mmol/L", "µmol/L", "μmol/L", "umol/L", "nmol/L", "pmol/L", "mEq/L", "mOsm/kg",
-		"mIU/mL", "mIU/L", "µIU/mL", "μIU/mL", "uIU/mL", "IU/mL", "IU/L", "U/mL", "U/L",
-		"mg/dL", "mg/mL", "mg/L", "mg/24h", "mg/24 h", "g/dL", "g/L", "g/24h", "g/24 h",
-		"ng/mL", "ng/dL", "ng/L", "pg/mL", "µg/mL", "μg/mL", "ug/mL", "µg/dL", "μg/dL", "ug/dL",
+		"mIU/mL", "mIU/L", "µIU/mL", "μIU/mL", "uIU/mL", "µU/mL", "μU/mL", "uU/mL", "mU/mL", "mU/L",
+		"IU/mL", "IU/L", "U/mL", "U/L", "mg/dL", "gm/dL", "mg/mL", "mg/L", "mg/24h", "mg/24 h", "g/dL", "g/L", "g/24h", "g/24 h",
+		"ng/mL", "ng/ml", "ng/dL", "ng/L", "pg/mL", "pg/cell", "fmol/cell", "µg/mL", "μg/mL", "ug/mL", "µg/dL", "μg/dL", "ug/dL",
 		"µg/L", "μg/L", "ug/L", "mm/hr", "mm/h", "cells/µL", "cells/μL", "cells/uL", "cells/mm3",
-		"copies/mL", "/mm3", "/mm^3", "/µL", "/μL", "/uL", "/HPF", "/hpf", "/LPF", "fL", "µm3", "μm3", "%",
+		"cells/mm^3", "copies/mL", "RBC/hpf", "/mm3", "/mm^3", "/mm³", "/µL", "/μL", "/uL", "/HPF", "/hpf", "/LPF", "fL", "fl", "µm3", "μm3", "%",
 	}
 	vitalUnits = []string{
 		"mmHg", "mm Hg", "cmH2O", "cm H2O", "℃", "°C", "°F", "/min", "bpm", "beats/min",
@@ -27,7 +27,7 @@ var (
 	}
 	otherUnits = []string{
 		"kg/m2", "kg/m²", "mg/kg", "mg", "mcg", "µg", "μg", "kg", "g", "mL", "ml", "L",
-		"mm", "cm", "dB", "mV", "ms",
+		"mm", "cm", "dB", "mV", "ms", "seconds", "sec",
 	}
 	lengthUnits = []string{"mm", "cm"}
 	rangeSeps   = []string{"-", "–", "—", "~", "～", "至", "to"}
@@ -193,6 +193,9 @@ func singleValue(s string, i int) int {
 	}
 	if j = number(s, j); j < 0 {
 		return -1
+	}
+	if strings.HasPrefix(s[j:], "-") { // "a 2.3-cm mass", but not "a 2-day history"
+		return unitAt(s, j+1, lengthUnits)
 	}
 	return anyUnitAt(s, space(s, j))
 }
