@@ -52,10 +52,10 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		}
 		ch := c.chunk
 		pc[i] = pack.Candidate{ID: c.id(), Tier: ch.Tier, Day: c.slot.Time, Rank: i,
-			A:       pack.State{Text: ch.Text, Tokens: ch.TokensA, Sim: pack.Similarity(x.sim(x.env.Vectors.Vector(ch.Ord)))},
+			A:       pack.State{Text: ch.Text, Tokens: ch.TokensA, Sim: x.sim(x.env.Vectors.Vector(ch.Ord))},
 			NEntity: ch.NEntity, NTotal: ch.NTotal, NoQuota: weakVectorHit(c, bestCos)}
 		if ch.HasB() {
-			pc[i].B = &pack.State{Text: ch.TextB, Tokens: ch.TokensB, Sim: pack.Similarity(x.sim(ch.VectorB))}
+			pc[i].B = &pack.State{Text: ch.TextB, Tokens: ch.TokensB, Sim: x.sim(ch.VectorB)}
 		}
 	}
 	if len(pathTexts) > 0 {
@@ -103,7 +103,7 @@ func (x *execution) pathSims(ctx context.Context, pc []pack.Candidate, cands []*
 	j := 0
 	for i, c := range cands {
 		if c.path != nil {
-			pc[i].A.Sim = pack.Similarity(x.sim(vecs[j]))
+			pc[i].A.Sim = x.sim(vecs[j])
 			j++
 		}
 	}

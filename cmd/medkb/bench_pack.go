@@ -15,12 +15,14 @@ import (
 // caseFlags select the cases of bench pack and tune: a case file, or a
 // fixed sample of MedQA vignettes.
 type caseFlags struct {
-	cases     string
-	medqa     string
-	n         int
-	seed      int64
-	noise     int
-	goldTiers bool
+	cases      string
+	medqa      string
+	n          int
+	seed       int64
+	noise      int
+	goldTiers  bool
+	validation bool
+	question   bool
 }
 
 func (f *caseFlags) register(c *cobra.Command) {
@@ -30,6 +32,8 @@ func (f *caseFlags) register(c *cobra.Command) {
 	c.Flags().Int64Var(&f.seed, "seed", 1, "seed of the MedQA sample and of the noise")
 	c.Flags().IntVar(&f.noise, "noise", rrce.DefaultNoiseRatio, "noise segments per signal segment (1:N)")
 	c.Flags().BoolVar(&f.goldTiers, "gold-tiers", false, "pack with the cases' given tiers instead of medkb's classifier")
+	c.Flags().BoolVar(&f.validation, "validation", false, "with --medqa: the n vignettes after the sample instead, disjoint from it (for tuning)")
+	c.Flags().BoolVar(&f.question, "question-only", false, "with --medqa: query with the final question and the options, not the whole vignette")
 }
 
 // suite reads the cases and prepares their candidates.
@@ -39,10 +43,12 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 	switch {
 	case f.cases != "" && f.medqa != "":
 		return nil, fmt.Errorf("give --cases or --medqa, not both")
+	case (f.validation || f.question) && f.medqa == "":
+		return nil, fmt.Errorf("--validation and --question-only need --medqa")
 	case f.cases != "":
 		cases, err = rrce.ReadCasesFile(f.cases)
 	case f.medqa != "":
-		cases, err = rrce.MedQACases(f.medqa, f.n, f.seed)
+		cases, err = rrce.MedQACases(f.medqa, rrce.MedQASample{N: f.n, Seed: f.seed, Validation: f.validation, QuestionOnly: f.question})
 	default:
 		return nil, fmt.Errorf("--cases FILE or --medqa FILE is required")
 	}
@@ -114,13 +120,15 @@ func tuneCmd(e *env) *cobra.Command {
 	var cf caseFlags
 	var window int
 	c := &cobra.Command{
-		Use:   "tune (--cases F.jsonl | --medqa F) [--window 512]",
-		Short: "grid-search EBM-Pack's tier weights, lambda and epsilon by RRCE",
+		Use:   "tune (--cases F.jsonl | --medqa F [--validation]) [--window 512]",
+		Short: "grid-search EBM-Pack's tier weights, lambda, epsilon and similarity floor by RRCE",
 		Long: `The paper's grid: alpha in {1.5, 2, 2.5, 3}, beta in {1.2, 1.5, 2, 2.5}, gamma in
 {1, 1.2, 1.5} with alpha >= beta >= gamma >= 1 (35 combinations), then lambda
-in {0, 0.1, 0.5, 1, 2, 5} and epsilon in {0, 0.02, 0.05, 0.1, 0.2}. Prints the
-best by RRCE at the window (ties by the retention of all signal segments)
-and the whole table.`,
+in {0, 0.1, 0.5, 1, 2, 5} and epsilon in {0, 0.02, 0.05, 0.1, 0.2}, then
+medkb's similarity floor in {0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5}; each stage
+starts from the best of the one before. Prints the best by RRCE at the window
+(ties by the retention of all signal segments) and the whole table. Tune on
+--validation and measure with bench pack on the sample itself.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if window < 1 {
@@ -135,8 +143,8 @@ and the whole table.`,
 				return err
 			}
 			b := res.Best
-			fmt.Fprintf(e.stdout, "best at %d tokens: weights (%g, %g, %g, 1) lambda %g epsilon %g: RRCE %.1f%%\n\n",
-				window, b.Alpha, b.Beta, b.Gamma, b.Lambda, b.Epsilon, 100*b.RRCE)
+			fmt.Fprintf(e.stdout, "best at %d tokens: weights (%g, %g, %g, 1) lambda %g epsilon %g floor %g: RRCE %.1f%%\n\n",
+				window, b.Alpha, b.Beta, b.Gamma, b.Lambda, b.Epsilon, b.SimFloor, 100*b.RRCE)
 			return res.WriteTable(e.stdout)
 		},
 	}

@@ -21,6 +21,7 @@ var (
 	findings         = []finding{
 		{regexp.MustCompile(`(?i)\b(?:positive for|negative for|no evidence of)\b`), []string{"positive for", "negative for", "no evidence of"}, true},
 		{regexp.MustCompile(`(?i)\b(?:allergic (?:reaction )?to|allerg(?:y|ies) to|anaphylaxis to)\b`), []string{"allerg", "anaphylaxis to"}, true},
+		{regexp.MustCompile(`(?i)\b[a-z][\w-]* allerg(?:y|ies)\b`), []string{"allerg"}, false}, // "penicillin allergy"
 		{regexp.MustCompile(`(?i)\b(?:[A-Za-z0-9][\w-]* ){1,2}(?:is|was|are|were) (?:\w+ )?(?:positive|negative)\b`), positiveNegative, false},
 		{regexp.MustCompile(`(?i)\b[A-Za-z0-9][\w-]*:?[ -](?:positive|negative)\b`), positiveNegative, false},
 		{regexp.MustCompile(`(?:[A-Za-z0-9][\w\-./]*\s?|\p{Han}{1,8})?[(（]\s?[+\-−±]{1,4}\s?[)）]`), []string{"(", "（"}, false},
@@ -138,6 +139,8 @@ func keySpans(s string) [][2]int {
 			switch {
 			case f.object:
 				end = withObject(s, end)
+			case skipAllergyNoun(s, start, end):
+				continue // "an allergy to X" is the allergic-to pattern's
 			case strings.HasPrefix(s[end:], "性"): // 过敏性鼻炎 is a disease, not an allergy
 				continue
 			case strings.HasPrefix(s[end:], " for "): // "is positive for X"
@@ -165,6 +168,28 @@ func keySpans(s string) [][2]int {
 		}
 	}
 	return kept
+}
+
+// notAllergens are the words before "allergy" that do not name what the
+// patient is allergic to (besides objectStops).
+var notAllergens = regexp.MustCompile(`(?i)^(?:a|an|the|no|any|his|her|their|of|known|severe|mild|moderate|documented|reported|suspected|possible|seasonal)$`)
+
+// allergyNegation finds a denial earlier in the clause: "no known food or
+// latex allergy" must not yield the key "latex allergy".
+var allergyNegation = regexp.MustCompile(`(?i)\b(?:no|not|denies|denied|without|negative)\b`)
+
+// skipAllergyNoun reports whether the "X allergy" match s[start:end]
+// should not be a key: X is not an allergen, an "allergy to Y" follows
+// (that pattern's key), or the clause denies the allergy.
+func skipAllergyNoun(s string, start, end int) bool {
+	m := s[start:end]
+	sp := strings.IndexByte(m, ' ')
+	if sp < 0 || !strings.HasPrefix(strings.ToLower(m[sp+1:]), "allerg") {
+		return false
+	}
+	clause := s[strings.LastIndexAny(s[:start], ".;:,，。；：")+1 : start]
+	return notAllergens.MatchString(m[:sp]) || objectStops.MatchString(m[:sp]) ||
+		strings.HasPrefix(s[end:], " to ") || allergyNegation.MatchString(clause)
 }
 
 // trimLeadingStops drops function words a pattern took as a subject:

@@ -14,7 +14,8 @@ type State struct {
 	// Tokens is the cost C. A state with 0 tokens is never packed.
 	Tokens int
 	// Sim is cosine(query, this state's vector), computed by the caller.
-	// Negative values count as 0 in the utility.
+	// The utility uses Params.SimFloor + (1 - SimFloor) * Sim, with Sim
+	// clamped to [0, 1].
 	Sim float64
 }
 

@@ -11,8 +11,9 @@
 // values with units and the positive/negative findings. State j of block
 // i is worth
 //
-//	U = F(j) * W(tier) * max(Sim, 0) * exp(-lambda * dt)
+//	U = F(j) * W(tier) * Sim * exp(-lambda * dt)
 //	F(A) = 1, F(B) = min(1, NEntity/NTotal + epsilon)   (1 when NTotal = 0)
+//	Sim = floor + (1 - floor) * cos, cos in [0, 1]
 //
 // with dt in years before Params.Now (0 for undated or future blocks).
 // Packing picks at most one state per block, at most Budget tokens in
@@ -65,10 +66,13 @@
 //
 // # Decisions and caveats
 //
-//   - A negative similarity counts as 0: a block unrelated to the query
-//     is worth nothing, not less than nothing. Zero-utility blocks still
-//     fill spare room in Ebm (the paper's walk takes what fits) but never
-//     in Exact (they add nothing).
+//   - cos is the caller's cosine of the state and the query; a negative
+//     one counts as 0 (unrelated is worth nothing more, not less). The
+//     similarity floor (Params.SimFloor) is medkb's, not the paper's: the
+//     paper's sentence encoder gives unrelated medical texts small
+//     positive cosines of its own, the built-in lexical embedder does not.
+//     With floor 0, zero-utility blocks still fill spare room in Ebm (the
+//     paper's walk takes what fits) but never in Exact (they add nothing).
 //   - A state with 0 tokens is never packed; a block with no non-empty
 //     state is dropped as "empty" and does not count as present for the
 //     quota.

@@ -9,8 +9,9 @@ import (
 	"github.com/medkb/medkb/internal/base"
 )
 
-// refUtility restates U = F * W * max(Sim, 0) * exp(-lambda*dt)
-// independently of the package's code.
+// refUtility restates U = F * W * Sim * exp(-lambda*dt), Sim = floor +
+// (1 - floor) * cos with cos clamped to [0, 1], independently of the
+// package's code.
 func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	f := 1.0
 	if isB && c.NTotal > 0 {
@@ -20,7 +21,8 @@ func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	if c.Day != base.NoDay && p.Now != base.NoDay && c.Day < p.Now {
 		dt = float64(p.Now-c.Day) / 365.25
 	}
-	return f * p.Weights[c.Tier-1] * math.Max(s.Sim, 0) * math.Exp(-p.Lambda*dt)
+	sim := p.SimFloor + (1-p.SimFloor)*math.Min(1, math.Max(s.Sim, 0))
+	return f * p.Weights[c.Tier-1] * sim * math.Exp(-p.Lambda*dt)
 }
 
 // bruteForce enumerates every choice (none, A or B per block) and returns

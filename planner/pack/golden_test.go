@@ -53,7 +53,7 @@ func parsePackCommand(t *testing.T, c *golden.Case) (Params, []Strategy) {
 		t.Fatalf("line %d: unknown command %q", c.Line, c.Cmd)
 	}
 	p := DefaultParams()
-	p.Count = countTokens
+	p.Count, p.SimFloor = countTokens, 0 // sim= is Sim itself unless floor= says otherwise
 	strategies := []Strategy{Ebm}
 	for key, val := range c.Args {
 		var err error
@@ -66,6 +66,8 @@ func parsePackCommand(t *testing.T, c *golden.Case) (Params, []Strategy) {
 			p.Lambda, err = strconv.ParseFloat(val, 64)
 		case "epsilon":
 			p.Epsilon, err = strconv.ParseFloat(val, 64)
+		case "floor":
+			p.SimFloor, err = strconv.ParseFloat(val, 64)
 		case "now":
 			p.Now, err = base.ParseDay(val)
 		case "weights":

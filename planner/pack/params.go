@@ -14,6 +14,9 @@ const (
 	DefaultKmin    = 1
 	DefaultLambda  = 0.1 // per year: a ten-year-old record keeps e^-1 of its utility
 	DefaultEpsilon = 0.0
+	// DefaultSimFloor is the share of its tier-weighted utility a block
+	// keeps when it shares nothing with the query (see Params.SimFloor).
+	DefaultSimFloor = 0.3
 )
 
 // DefaultWeights are the tier weights W(T1..T4) the paper's grid search chose.
@@ -36,6 +39,10 @@ type Params struct {
 	Lambda float64
 	// Epsilon lifts the fidelity of state B: F(B) = min(1, kept/total + Epsilon).
 	Epsilon float64
+	// SimFloor turns a state's cosine to the query into the utility's
+	// Sim: SimFloor + (1 - SimFloor) * cos, cos clamped to [0, 1]. 0 is
+	// the bare cosine; 1 ignores the query. In [0, 1].
+	SimFloor float64
 	// Now is the reference day for time decay; base.NoDay turns decay off.
 	Now base.Day
 	// Strategy selects the algorithm; the zero value is Ebm.
@@ -49,12 +56,13 @@ type Params struct {
 // the caller sets Now.
 func DefaultParams() Params {
 	return Params{
-		Budget:  DefaultBudget,
-		Kmin:    DefaultKmin,
-		Weights: DefaultWeights,
-		Lambda:  DefaultLambda,
-		Epsilon: DefaultEpsilon,
-		Now:     base.NoDay,
+		Budget:   DefaultBudget,
+		Kmin:     DefaultKmin,
+		Weights:  DefaultWeights,
+		Lambda:   DefaultLambda,
+		Epsilon:  DefaultEpsilon,
+		SimFloor: DefaultSimFloor,
+		Now:      base.NoDay,
 	}
 }
 
@@ -76,6 +84,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("%w: lambda %v must be a finite number >= 0", ErrInvalid, p.Lambda)
 	case !finiteNonNegative(p.Epsilon):
 		return fmt.Errorf("%w: epsilon %v must be a finite number >= 0", ErrInvalid, p.Epsilon)
+	case !(p.SimFloor >= 0 && p.SimFloor <= 1):
+		return fmt.Errorf("%w: similarity floor %v must be in [0, 1]", ErrInvalid, p.SimFloor)
 	case p.Strategy > Uniform:
 		return fmt.Errorf("%w: unknown strategy %d", ErrInvalid, p.Strategy)
 	case p.Strategy == Uniform && p.Count == nil:

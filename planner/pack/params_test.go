@@ -49,6 +49,8 @@ func TestParamsRejected(t *testing.T) {
 		"infinite epsilon": func(p *Params) { p.Epsilon = math.Inf(1) },
 		"negative weight":  func(p *Params) { p.Weights[2] = -1 },
 		"unknown strategy": func(p *Params) { p.Strategy = Uniform + 1 },
+		"floor above 1":    func(p *Params) { p.SimFloor = 1.5 },
+		"NaN floor":        func(p *Params) { p.SimFloor = math.NaN() },
 		"uniform no count": func(p *Params) { p.Strategy = Uniform; p.Count = nil },
 	} {
 		p := DefaultParams()
@@ -75,13 +77,37 @@ func TestParamsRejected(t *testing.T) {
 func TestZeroWeightsMeanDefault(t *testing.T) {
 	cands := []Candidate{{ID: "a", Tier: base.T1, Day: base.NoDay, A: State{Text: "a", Tokens: 1, Sim: 0.5}}}
 	p := DefaultParams()
-	p.Weights = [4]float64{}
+	p.Weights, p.SimFloor = [4]float64{}, 0
 	r, err := Pack(cands, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := DefaultWeights[0] * 0.5; r.Utility != want {
 		t.Fatalf("utility %v, want %v", r.Utility, want)
+	}
+}
+
+// TestSimFloor checks Sim = floor + (1 - floor) * cos, cos clamped to
+// [0, 1]: floor 0 is the bare cosine, floor 1 ignores the query.
+func TestSimFloor(t *testing.T) {
+	for _, tc := range []struct{ floor, cos, want float64 }{
+		{0, 0.4, 0.4},
+		{0, -0.3, 0},
+		{0.2, 0.5, 0.6},
+		{0.2, -0.5, 0.2},
+		{0.2, 1.5, 1},
+		{1, 0.1, 1},
+	} {
+		cands := []Candidate{{ID: "a", Tier: base.T4, Day: base.NoDay, A: State{Text: "a", Tokens: 1, Sim: tc.cos}}}
+		p := DefaultParams()
+		p.SimFloor = tc.floor
+		r, err := Pack(cands, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Utility-tc.want) > 1e-12 {
+			t.Errorf("floor %v cos %v: utility %v, want %v", tc.floor, tc.cos, r.Utility, tc.want)
+		}
 	}
 }
 

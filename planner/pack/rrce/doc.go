@@ -29,8 +29,8 @@
 //
 // The report also gives Ebm's utility relative to Exact's, averaged over
 // (case, window) pairs, and the k_min ablation (Ebm at 512 tokens). Tune
-// runs the paper's grids: 35 ordered weight triples, then lambda x
-// epsilon.
+// runs the paper's grids, 35 ordered weight triples, then lambda x
+// epsilon, then medkb's similarity floor (pack.Params.SimFloor).
 //
 // # Decisions
 //
@@ -39,7 +39,9 @@
 //     fragment of another case, a repeated lab line) must not count.
 //   - MedQA's query is the whole question (vignette and final question)
 //     plus the four options, the text a prompt would carry, without
-//     marking the answer.
+//     marking the answer; QuestionOnly keeps the final question and the
+//     options. The validation sample is the next N eligible vignettes in
+//     the seeded order, so it never overlaps the test sample.
 //   - Tune breaks RRCE ties by the retention of all signal segments, not
 //     by utility, which grows with the weights being tuned.
 //
@@ -47,9 +49,12 @@
 //
 //   - hash-v1 cosines are lexical overlap, centred on 0; unrelated but
 //     critical lines (a potassium value against a "most likely
-//     diagnosis?" query) get cosines <= 0. medkb packs with
-//     pack.Similarity, (1+cos)/2, as the planner does; Options.RawCosine
-//     packs with the bare cosine to show the difference.
+//     diagnosis?" query) get cosines <= 0. Sim is floor + (1 - floor) *
+//     cos (pack.Params.SimFloor): a low floor lets the cosine separate a
+//     case's own lines from other cases' when the query holds the
+//     vignette; a high one keeps tier first when it does not
+//     (MedQASample.QuestionOnly). The default was chosen on the
+//     validation sample over both query styles (README, "EBM-Pack").
 //   - Exact maximises utility, so it never packs zero-utility blocks and
 //     can retain fewer of them than Ebm, which fills spare room.
 //   - MedQA vignettes carry no dates, so lambda has no effect on them.

@@ -22,6 +22,22 @@ type medqaItem struct {
 	Answer   string            `json:"answer"`
 }
 
+// MedQASample says which MedQA vignettes MedQACases draws.
+type MedQASample struct {
+	// N is the sample size; 0 takes every eligible vignette.
+	N int
+	// Seed orders the eligible vignettes; the sample is the first N.
+	Seed int64
+	// Validation takes the N eligible vignettes after the sample
+	// instead: disjoint from it, for choosing parameters that the sample
+	// then measures.
+	Validation bool
+	// QuestionOnly queries with the final question and the options
+	// alone, as a clinician would ask about a record, instead of the
+	// whole question, vignette included.
+	QuestionOnly bool
+}
+
 // MedQACases turns MedQA-USMLE vignettes into cases, as the paper did.
 //
 // Each question is split into sentences; the last one that asks
@@ -29,18 +45,19 @@ type medqaItem struct {
 // are the vignette, one signal segment each, typed by
 // clinical.SegmentType, keys by clinical.Keys. Like the paper, only
 // vignettes with at least two kinds of segment and at least one T1/T2
-// segment are eligible; n of them are drawn with the seed (all eligible
-// when n <= 0 or n exceeds them), in file order.
+// segment are eligible. They are visited in an order fixed by the seed
+// and the sample takes the first N (or, for validation, the next N);
+// the cases come back in file order.
 //
 // The query is MedQA's whole question, vignette and final question, followed
 // by the answer options: what a prompt for the question holds, and what the
 // paper's "200 MedQA questions" are. The correct answer is not marked. The
 // vignette makes the query informative: with the lexical embedder, the
 // case's own sentences then score a mean cosine of 0.34 against it and other
-// cases' fragments 0.12; with the final question sentence alone both score
-// 0.07 and similarity cannot tell them apart (EBM RRCE 80.4 % at 256 tokens
-// instead of 88.8 %).
-func MedQACases(path string, n int, seed int64) ([]Case, error) {
+// cases' fragments 0.12. With QuestionOnly, the final question sentence and
+// the options, both score 0.07 and similarity cannot tell them apart: only
+// the tiers can.
+func MedQACases(path string, sample MedQASample) ([]Case, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -59,20 +76,29 @@ func MedQACases(path string, n int, seed int64) ([]Case, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	// Visit the items in a seeded random order and keep the first n
-	// eligible ones: a uniform sample of the eligible vignettes that only
-	// classifies the sentences it needs to.
+	// Visit the items in a seeded random order and keep eligible ones
+	// until the sample (and, for validation, the one after it) is full:
+	// a uniform sample that only classifies the sentences it needs to.
+	n, skip := sample.N, 0
 	if n <= 0 {
 		n = len(items)
 	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x6d65647161)) // "medqa"
+	if sample.Validation {
+		skip = n
+	}
+	rng := rand.New(rand.NewPCG(uint64(sample.Seed), 0x6d65647161)) // "medqa"
 	var picked []int
 	cases := map[int]Case{}
 	for _, k := range rng.Perm(len(items)) {
 		if len(picked) == n {
 			break
 		}
-		if c, ok := medqaCase(&items[k]); ok {
+		c, ok := medqaCase(&items[k], sample.QuestionOnly)
+		switch {
+		case !ok:
+		case skip > 0:
+			skip--
+		default:
 			picked = append(picked, k)
 			cases[k] = c
 		}
@@ -86,7 +112,7 @@ func MedQACases(path string, n int, seed int64) ([]Case, error) {
 }
 
 // medqaCase builds the case of one item, ok false when it is not eligible.
-func medqaCase(it *medqaItem) (Case, bool) {
+func medqaCase(it *medqaItem, questionOnly bool) (Case, bool) {
 	sents := text.Sentences(it.Question)
 	q := len(sents) - 1
 	for q > 0 && !strings.HasSuffix(sents[q], "?") {
@@ -95,7 +121,11 @@ func medqaCase(it *medqaItem) (Case, bool) {
 	if q < 1 {
 		return Case{}, false
 	}
-	c := Case{ID: fmt.Sprintf("medqa-%d", it.RealIdx), Query: medqaQuery(it.Question, it.Options)}
+	query := it.Question
+	if questionOnly {
+		query = sents[q]
+	}
+	c := Case{ID: fmt.Sprintf("medqa-%d", it.RealIdx), Query: medqaQuery(query, it.Options)}
 	kinds := map[string]bool{}
 	objective := false
 	for i, s := range sents[:q] {

@@ -14,55 +14,68 @@ import (
 var medqaN = flag.Int("medqa", 40, "MedQA vignettes for TestMedQA (the paper's protocol is 200; about 10 s)")
 
 // TestMedQA runs the paper's benchmark on MedQA vignettes (40 by default
-// to keep the suite fast; -medqa=200 for the paper's protocol), with the
-// medkb's Sim, (1+cos)/2, and with the raw hash-v1 cosine, and logs
-// the tables beside the paper's Table 1, then the tuning grid.
+// to keep the suite fast; -medqa=200 for the paper's protocol) and logs
+// the table beside the paper's Table 1, then the tuning grid on the
+// validation sample.
 func TestMedQA(t *testing.T) {
 	path := shareddata.Path(t, "medqa", "medqa_test.jsonl")
 	if testing.Short() {
 		t.Skip("MedQA benchmark skipped in -short mode")
 	}
-	cases, err := MedQACases(path, *medqaN, 1)
+	test, err := MedQACases(path, MedQASample{N: *medqaN, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) != *medqaN {
-		t.Fatalf("got %d cases, want %d", len(cases), *medqaN)
+	validation, err := MedQACases(path, MedQASample{N: *medqaN, Seed: 1, Validation: true})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, raw := range []bool{false, true} {
-		start := time.Now()
-		opt := DefaultOptions()
-		opt.RawCosine = raw
-		suite, err := Prepare(context.Background(), cases, opt)
-		if err != nil {
-			t.Fatal(err)
+	if len(test) != *medqaN || len(validation) != *medqaN {
+		t.Fatalf("got %d test and %d validation cases, want %d each", len(test), len(validation), *medqaN)
+	}
+	inTest := map[string]bool{}
+	for _, c := range test {
+		inTest[c.ID] = true
+	}
+	for _, c := range validation {
+		if inTest[c.ID] {
+			t.Fatalf("vignette %s is in both the test and the validation sample", c.ID)
 		}
-		prepared := time.Since(start)
-		rep, err := suite.Run(DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ran := time.Since(start) - prepared
-		for _, st := range rep.Strategies {
-			for w, v := range rep.RRCE[st] {
-				if v < 0 || v > 1 {
-					t.Fatalf("%s at %s: RRCE %v out of range", st, w, v)
-				}
+	}
+
+	start := time.Now()
+	suite, err := Prepare(context.Background(), test, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepared := time.Since(start)
+	rep, err := suite.Run(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range rep.Strategies {
+		for w, v := range rep.RRCE[st] {
+			if v < 0 || v > 1 {
+				t.Fatalf("%s at %s: RRCE %v out of range", st, w, v)
 			}
 		}
-		tr, err := suite.Tune(512, pack.DefaultParams())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sb strings.Builder
-		rep.WriteTable(&sb)
-		t.Logf("RawCosine %v: prepare %v, run %v, tune %v\n%s", raw, prepared.Round(time.Millisecond),
-			ran.Round(time.Millisecond), (time.Since(start) - prepared - ran).Round(time.Millisecond), sb.String())
-		sb.Reset()
-		tr.WriteTable(&sb)
-		t.Logf("tuning, RawCosine %v, best %+v\n%s", raw, tr.Best, sb.String())
 	}
-	t.Log(paperTable1)
+	var sb strings.Builder
+	rep.WriteTable(&sb)
+	t.Logf("test sample: prepare %v, run %v\n%s\n%s", prepared.Round(time.Millisecond),
+		(time.Since(start) - prepared).Round(time.Millisecond), sb.String(), paperTable1)
+
+	vsuite, err := Prepare(context.Background(), validation, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := vsuite.Tune(256, pack.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.Reset()
+	tr.WriteTable(&sb)
+	t.Logf("tuning on the validation sample, best %+v\n%s", tr.Best, sb.String())
 }
 
 const paperTable1 = `paper's Table 1 (RRCE %, MiniLM embeddings, windows 2048 1024 512 256):

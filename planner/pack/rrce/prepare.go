@@ -27,11 +27,6 @@ type Options struct {
 	Embedder embed.Embedder
 	// Tokenizer costs the states; nil means text.NewTokenizer().
 	Tokenizer text.Tokenizer
-	// RawCosine packs with the cosine itself instead of medkb's Sim,
-	// pack.Similarity(cos) = (1+cos)/2, to show what the shift buys: with
-	// the lexical hash-v1 embedder, critical lines that share no word with
-	// the query get cosines near 0 and, raw, zero utility.
-	RawCosine bool
 }
 
 // DefaultOptions is the paper's protocol: 1:12 noise, classified tiers.
@@ -134,19 +129,12 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 	if err != nil {
 		return prepared{}, fmt.Errorf("case %q: embedding: %w", c.ID, err)
 	}
-	sim := func(v []float32) float64 {
-		cos := dot(vecs[0], v)
-		if opt.RawCosine {
-			return cos
-		}
-		return pack.Similarity(cos)
-	}
 	next := 1
 	for i := range p.cands {
-		p.cands[i].A.Sim = sim(vecs[next])
+		p.cands[i].A.Sim = dot(vecs[0], vecs[next])
 		next++
 		if hasB[i] {
-			p.cands[i].B.Sim = sim(vecs[next])
+			p.cands[i].B.Sim = dot(vecs[0], vecs[next])
 			next++
 		}
 	}

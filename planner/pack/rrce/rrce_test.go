@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -251,15 +252,16 @@ func TestTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Weights) != 35 || len(tr.Decay) != 30 {
-		t.Fatalf("%d weight rows and %d decay rows, want 35 and 30", len(tr.Weights), len(tr.Decay))
+	if len(tr.Weights) != 35 || len(tr.Decay) != 30 || len(tr.Floor) != len(SimFloorGrid) {
+		t.Fatalf("%d weight, %d decay and %d floor rows, want 35, 30 and %d",
+			len(tr.Weights), len(tr.Decay), len(tr.Floor), len(SimFloorGrid))
 	}
 	for _, row := range tr.Weights {
 		if row.Alpha < row.Beta || row.Beta < row.Gamma || row.Gamma < 1 {
 			t.Fatalf("weights %v break alpha >= beta >= gamma >= 1", row)
 		}
 	}
-	for _, row := range append(tr.Weights, tr.Decay...) {
+	for _, row := range slices.Concat(tr.Weights, tr.Decay, tr.Floor) {
 		if row.RRCE > tr.Best.RRCE || (row.RRCE == tr.Best.RRCE && row.Retention > tr.Best.Retention) {
 			t.Fatalf("row %+v beats the best %+v", row, tr.Best)
 		}

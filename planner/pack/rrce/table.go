@@ -39,15 +39,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 func (t *TuneResult) WriteTable(w io.Writer) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "tuning at window %d: RRCE %% and all-signal retention %%\n", t.Window)
-	fmt.Fprintf(&sb, "%5s %5s %5s %6s %7s %7s %9s\n", "alpha", "beta", "gamma", "lambda", "epsilon", "rrce", "retention")
-	for _, rows := range [][]TuneRow{t.Weights, t.Decay} {
+	fmt.Fprintf(&sb, "%5s %5s %5s %6s %7s %5s %7s %9s\n", "alpha", "beta", "gamma", "lambda", "epsilon", "floor", "rrce", "retention")
+	for _, rows := range [][]TuneRow{t.Weights, t.Decay, t.Floor} {
 		for _, row := range rows {
 			mark := ""
 			if row == t.Best {
 				mark = " *"
 			}
-			fmt.Fprintf(&sb, "%5.1f %5.1f %5.1f %6.2f %7.2f %7.1f %9.1f%s\n",
-				row.Alpha, row.Beta, row.Gamma, row.Lambda, row.Epsilon, 100*row.RRCE, 100*row.Retention, mark)
+			fmt.Fprintf(&sb, "%5.1f %5.1f %5.1f %6.2f %7.2f %5.2f %7.1f %9.1f%s\n",
+				row.Alpha, row.Beta, row.Gamma, row.Lambda, row.Epsilon, row.SimFloor, 100*row.RRCE, 100*row.Retention, mark)
 		}
 	}
 	_, err := io.WriteString(w, sb.String())

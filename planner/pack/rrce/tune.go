@@ -9,6 +9,9 @@ var (
 	GammaGrid   = []float64{1, 1.2, 1.5}
 	LambdaGrid  = []float64{0, 0.1, 0.5, 1, 2, 5}
 	EpsilonGrid = []float64{0, 0.02, 0.05, 0.1, 0.2}
+	// SimFloorGrid is medkb's third stage (pack.Params.SimFloor), not
+	// the paper's.
+	SimFloorGrid = []float64{0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5}
 )
 
 // TuneRow is one grid point and what Ebm achieved with it.
@@ -18,6 +21,8 @@ type TuneRow struct {
 	Gamma   float64 `json:"gamma"`
 	Lambda  float64 `json:"lambda"`
 	Epsilon float64 `json:"epsilon"`
+	// SimFloor is pack.Params.SimFloor.
+	SimFloor float64 `json:"sim_floor"`
 	// RRCE is the share of T1/T2 signal segments that survive.
 	RRCE float64 `json:"rrce"`
 	// Retention is the share of all signal segments (any tier) that
@@ -25,20 +30,23 @@ type TuneRow struct {
 	Retention float64 `json:"retention"`
 }
 
-// TuneResult holds both stages of the search and the winner.
+// TuneResult holds the three stages of the search and the winner.
 type TuneResult struct {
 	Window  int       `json:"window"`
 	Weights []TuneRow `json:"weights"` // stage 1: the 35 ordered weight triples
 	Decay   []TuneRow `json:"decay"`   // stage 2: lambda x epsilon with the best weights
+	Floor   []TuneRow `json:"floor"`   // stage 3: the similarity floor with the best of stage 2
 	Best    TuneRow   `json:"best"`
 }
 
 // Tune searches the paper's grids with Ebm at one window: first the
-// weights (alpha >= beta >= gamma >= 1, 35 triples) with base's lambda
-// and epsilon, then lambda x epsilon with the best weights. Best is the
+// weights (alpha >= beta >= gamma >= 1, 35 triples) with base's lambda,
+// epsilon and similarity floor, then lambda x epsilon with the best
+// weights, then the similarity floor with the best of those. Best is the
 // highest RRCE; ties go to the higher retention of all signal segments
 // (not to utility, which grows with the weights themselves and so would
-// always favour the largest), then to the earlier grid point.
+// always favour the largest), then to the earlier grid point; each stage
+// starts from the best of the one before.
 func (s *Suite) Tune(window int, base pack.Params) (*TuneResult, error) {
 	tr := &TuneResult{Window: window}
 	base.Budget, base.Strategy = window, pack.Ebm
@@ -55,7 +63,7 @@ func (s *Suite) Tune(window int, base pack.Params) (*TuneResult, error) {
 				if a < b || b < g {
 					continue
 				}
-				row := TuneRow{Alpha: a, Beta: b, Gamma: g, Lambda: base.Lambda, Epsilon: base.Epsilon}
+				row := TuneRow{Alpha: a, Beta: b, Gamma: g, Lambda: base.Lambda, Epsilon: base.Epsilon, SimFloor: base.SimFloor}
 				if err := s.scoreRow(&row, base); err != nil {
 					return nil, err
 				}
@@ -68,13 +76,24 @@ func (s *Suite) Tune(window int, base pack.Params) (*TuneResult, error) {
 	best.RRCE = -1
 	for _, l := range LambdaGrid {
 		for _, e := range EpsilonGrid {
-			row := TuneRow{Alpha: weights.Alpha, Beta: weights.Beta, Gamma: weights.Gamma, Lambda: l, Epsilon: e}
+			row := weights
+			row.Lambda, row.Epsilon = l, e
 			if err := s.scoreRow(&row, base); err != nil {
 				return nil, err
 			}
 			tr.Decay = append(tr.Decay, row)
 			consider(row)
 		}
+	}
+	decay := best
+	for _, f := range SimFloorGrid {
+		row := decay
+		row.SimFloor = f
+		if err := s.scoreRow(&row, base); err != nil {
+			return nil, err
+		}
+		tr.Floor = append(tr.Floor, row)
+		consider(row)
 	}
 	tr.Best = best
 	return tr, nil
@@ -84,7 +103,7 @@ func (s *Suite) Tune(window int, base pack.Params) (*TuneResult, error) {
 // RRCE and retention.
 func (s *Suite) scoreRow(row *TuneRow, p pack.Params) error {
 	p.Weights = [4]float64{row.Alpha, row.Beta, row.Gamma, 1}
-	p.Lambda, p.Epsilon, p.Count = row.Lambda, row.Epsilon, s.count
+	p.Lambda, p.Epsilon, p.SimFloor, p.Count = row.Lambda, row.Epsilon, row.SimFloor, s.count
 	type counts struct {
 		t1t2, all int
 		err       error
