@@ -67,8 +67,9 @@ func benchPackCmd(e *env) *cobra.Command {
 	var cf caseFlags
 	var windows, svg string
 	var asJSON bool
+	var floor float64
 	c := &cobra.Command{
-		Use:   "pack (--cases F.jsonl | --medqa F) [--noise 12] [--windows 256,512,1024,2048] [--gold-tiers] [--svg FILE] [--json]",
+		Use:   "pack (--cases F.jsonl | --medqa F) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.3] [--gold-tiers] [--svg FILE] [--json]",
 		Short: "RRCE of EBM-Pack, the exact optimum and the paper's baselines at several windows",
 		Long: `Adds noise to every case at 1:N (40% templated boilerplate in the case's
 language, 30% fragments of other cases, 30% splices of two), shuffles with a
@@ -77,7 +78,11 @@ share of T1/T2 signal segments whose key entities all survive packing. Also
 the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !(floor >= 0 && floor <= 1) {
+				return fmt.Errorf("--floor %v must be in [0, 1]", floor)
+			}
 			cfg := rrce.DefaultConfig()
+			cfg.Params.SimFloor = floor
 			var err error
 			if cfg.Windows, err = parseInts(windows); err != nil {
 				return fmt.Errorf("--windows: %w", err)
@@ -112,6 +117,7 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 	cf.register(c)
 	c.Flags().StringVar(&windows, "windows", "256,512,1024,2048", "token windows, comma-separated")
 	c.Flags().StringVar(&svg, "svg", "", "also draw RRCE against window as an SVG file")
+	c.Flags().Float64Var(&floor, "floor", pack.DefaultSimFloor, "similarity floor: Sim = floor + (1 - floor) * cosine, in [0, 1]")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }

@@ -194,6 +194,12 @@ func TestBenchPackAndTune(t *testing.T) {
 	if code, _, errOut := cli(t, "", "bench", "pack"); code != 1 || !strings.Contains(errOut, "--cases FILE or --medqa FILE") {
 		t.Fatalf("bench pack without cases: %s", errOut)
 	}
+	if code, _, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--floor", "1.5"); code != 1 || !strings.Contains(errOut, "--floor 1.5 must be in [0, 1]") {
+		t.Fatalf("bench pack --floor 1.5: %d %s", code, errOut)
+	}
+	if code, _, errOut := cli(t, "", "tune", "--cases", cases, "--validation"); code != 1 || !strings.Contains(errOut, "need --medqa") {
+		t.Fatalf("tune --cases --validation: %d %s", code, errOut)
+	}
 }
 
 // TestNFCorpusRetrieval checks retrieval quality on NFCorpus (test split,
