@@ -111,6 +111,7 @@ type PackClause struct {
 	Weights  *NumList
 	Lambda   *Num
 	Epsilon  *Num
+	Floor    *Num
 	Strategy *Name
 	Now      *Str
 }

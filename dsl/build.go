@@ -153,6 +153,8 @@ func buildPack(text source, g *grammar.Pack) (*PackClause, *Error) {
 			p.Lambda = optNum(o.Lambda)
 		case "epsilon":
 			p.Epsilon = optNum(o.Epsilon)
+		case "floor":
+			p.Floor = optNum(o.Floor)
 		case "strategy":
 			p.Strategy = &Name{Pos: pos(o.Strategy.Pos), Text: strings.ToLower(o.Strategy.Name)}
 		case "now":
@@ -177,6 +179,8 @@ func packOptionName(o *grammar.PackOption) string {
 		return "lambda"
 	case o.Epsilon != nil:
 		return "epsilon"
+	case o.Floor != nil:
+		return "floor"
 	case o.Strategy != nil:
 		return "strategy"
 	case o.Now != nil:

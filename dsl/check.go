@@ -165,6 +165,9 @@ func (c *checker) pack(s *Statement) *Error {
 	if x.Epsilon, err = c.decimal(p.Epsilon, spec{name: "epsilon", lo: 0, hi: 1, def: defaultEpsilon, key: ParamEpsilon}); err != nil {
 		return err
 	}
+	if x.Floor, err = c.decimal(p.Floor, spec{name: "floor", lo: 0, hi: 1, def: defaultFloor, key: ParamFloor}); err != nil {
+		return err
+	}
 	if x.Strategy, err = c.strategy(p.Strategy); err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func TestDefaults(t *testing.T) {
 	q := mustCheck(t, `RETRIEVE "x" USING bm25 FUSE docvote EXPAND metapath "A -r-> B" HOPS 3 PACK budget 512 kmin 1`)
 	want := map[Param]bool{
 		ParamBM25K: true, ParamFuseM: true, ParamExpandLimit: true, ParamMinEntities: true,
-		ParamWeights: true, ParamLambda: true, ParamEpsilon: true, ParamStrategy: true, ParamNow: true, ParamLimit: true,
+		ParamWeights: true, ParamLambda: true, ParamEpsilon: true, ParamFloor: true, ParamStrategy: true, ParamNow: true, ParamLimit: true,
 	}
 	if len(q.Defaulted) != len(want) {
 		t.Errorf("defaulted %v, want %v", q.Defaulted, want)
@@ -52,7 +52,7 @@ func TestDefaults(t *testing.T) {
 		}
 	}
 	if q.Vector != nil || q.BM25.K != 50 || q.Fuse.M != 5 || q.Expand.Hops != 3 || q.Expand.Limit != 20 ||
-		q.Pack.Weights != [4]float64{2.5, 2.5, 1, 1} || q.Pack.Lambda != 0.1 || q.Limit != 0 {
+		q.Pack.Weights != [4]float64{2.5, 2.5, 1, 1} || q.Pack.Lambda != 0.1 || q.Pack.Floor != 0.3 || q.Limit != 0 {
 		t.Errorf("unexpected query %+v", q)
 	}
 }

@@ -137,6 +137,7 @@ func printPack(p *PackClause) []string {
 	}
 	num("lambda", p.Lambda)
 	num("epsilon", p.Epsilon)
+	num("floor", p.Floor)
 	if p.Strategy != nil {
 		parts = append(parts, "strategy", p.Strategy.Text)
 	}

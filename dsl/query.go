@@ -93,6 +93,7 @@ type Pack struct {
 	Weights  [4]float64 // tier weights T1..T4, non-increasing, all above 0
 	Lambda   float64    // time decay per year
 	Epsilon  float64    // fidelity bonus of the compressed state
+	Floor    float64    // similarity floor: Sim = Floor + (1 - Floor) * cosine
 	Strategy string
 	Now      string // YYYY-MM-DD, or "" for the time of execution
 	NowPos   Pos    // where now was written (zero when defaulted)
@@ -117,6 +118,7 @@ const (
 	ParamWeights     Param = "pack.weights"  // (2.5, 2.5, 1, 1)
 	ParamLambda      Param = "pack.lambda"   // 0.1 per year
 	ParamEpsilon     Param = "pack.epsilon"  // 0
+	ParamFloor       Param = "pack.floor"    // 0.3
 	ParamStrategy    Param = "pack.strategy" // ebm
 	ParamNow         Param = "pack.now"      // time of execution
 	ParamLimit       Param = "limit"         // 10, or none with PACK
@@ -231,9 +233,10 @@ func (q *Query) describePack() string {
 	if now == "" {
 		now = "(execution time)"
 	}
-	return fmt.Sprintf("budget=%d kmin=%d%s weights=(%s)%s lambda=%s%s epsilon=%s%s strategy=%s%s now=%s%s",
+	return fmt.Sprintf("budget=%d kmin=%d%s weights=(%s)%s lambda=%s%s epsilon=%s%s floor=%s%s strategy=%s%s now=%s%s",
 		p.Budget, p.Kmin, q.mark(ParamKmin), strings.Join(w, ", "), q.mark(ParamWeights),
 		fmtFloat(p.Lambda), q.mark(ParamLambda), fmtFloat(p.Epsilon), q.mark(ParamEpsilon),
+		fmtFloat(p.Floor), q.mark(ParamFloor),
 		p.Strategy, q.mark(ParamStrategy), now, q.mark(ParamNow))
 }
 

@@ -145,6 +145,7 @@ type PackOption struct {
 	Weights  []*Number `parser:"| 'weights' '(' @@ (',' @@)* ')'"`
 	Lambda   *Number   `parser:"| 'lambda' @@"`
 	Epsilon  *Number   `parser:"| 'epsilon' @@"`
+	Floor    *Number   `parser:"| 'floor' @@"`
 	Strategy *Strategy `parser:"| 'strategy' @@"`
 	Now      *String   `parser:"| 'now' @@"`
 }

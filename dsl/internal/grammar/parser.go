@@ -81,7 +81,7 @@ func Words() []string {
 		"WHERE", "tier", "type", "patient", "time", "source", "evidence", "lang", "doc", "meta", "IN", "AND",
 		"FUSE", "rrf", "weighted", "docvote", "alpha", "m",
 		"EXPAND", "metapath", "HOPS", "WHEN", "entities",
-		"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "strategy",
+		"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "strategy",
 		"ebm", "exact", "fifo", "semantic", "uniform", "now",
 		"LIMIT",
 	}
