@@ -22,9 +22,13 @@ const (
 // signal segment appended and all segments shuffled. Of the noise, 40 %
 // is templated follow-up boilerplate in the case's language, 30 % are
 // fragments of other cases' segments, and 30 % splices of fragments of
-// two other cases. A case's noise depends only on seed, its own id and
-// the other cases, so it is the same on every run; with no other case to
-// borrow from, all noise is boilerplate. The input is not modified.
+// two other cases. Each noise segment takes the date of a random dated
+// segment of its own case (none when the case has no dates): noise mixed
+// into a record is as old as the record, so time decay neither spares nor
+// penalises it, where undated noise would never decay. A case's noise
+// depends only on seed, its own id and the other cases, so it is the same
+// on every run; with no other case to borrow from, all noise is
+// boilerplate. The input is not modified.
 func AddNoise(cases []Case, ratio int, seed int64) []Case {
 	langs := make([]string, len(cases))
 	for i := range cases {
@@ -48,6 +52,12 @@ func AddNoise(cases []Case, ratio int, seed int64) []Case {
 			nBoiler, nFrag = n, 0
 		}
 		segs := make([]Segment, 0, len(c.Segments)+n)
+		var dates []string
+		for _, s := range c.Segments {
+			if s.Time != "" {
+				dates = append(dates, s.Time)
+			}
+		}
 		segs = append(segs, c.Segments...)
 		for k := range n {
 			var t string
@@ -61,7 +71,11 @@ func AddNoise(cases []Case, ratio int, seed int64) []Case {
 				b := donors[rng.IntN(len(donors))]
 				t = splice(fragment(rng, &cases[a], 0.3, 0.5), fragment(rng, &cases[b], 0.3, 0.5))
 			}
-			segs = append(segs, Segment{ID: fmt.Sprintf("%s/noise-%03d", c.ID, k), Text: t})
+			noise := Segment{ID: fmt.Sprintf("%s/noise-%03d", c.ID, k), Text: t}
+			if len(dates) > 0 {
+				noise.Time = dates[rng.IntN(len(dates))]
+			}
+			segs = append(segs, noise)
 		}
 		rng.Shuffle(len(segs), func(x, y int) { segs[x], segs[y] = segs[y], segs[x] })
 		c.Segments = segs
