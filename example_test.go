@@ -33,7 +33,7 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	res, err := db.Query(ctx, `RETRIEVE "chest pain, troponin" WHERE patient = "P1" PACK budget 48 kmin 1 now "2019-03-03"`)
+	res, err := db.Query(ctx, `RETRIEVE "chest pain, troponin" WHERE patient = "P1" PACK budget 50 kmin 1 now "2019-03-03"`)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,11 +44,11 @@ func Example() {
 	fmt.Print(res.Context)
 	// Output:
 	// [1] T1 p1-allergy state B
-	// [2] T2 p1-lab state B
+	// [2] T2 p1-lab state A
 	// [3] T4 p1-complaint state A
 	// tokens used within budget: true
 	// [1] (T1, allergy, 2019-03-02, compressed) allergy: anaphylaxis to penicillin
-	// [2] (T2, lab, 2019-03-02, compressed) Troponin I 2.3 ng/mL; Creatinine 1.1 mg/dL
+	// [2] (T2, lab, 2019-03-02) Troponin I 2.3 ng/mL, markedly raised. Creatinine 1.1 mg/dL.
 	// [3] (T4, complaint, 2019-03-02) Crushing chest pain for two hours, radiating to the left arm.
 	//
 	// Sources:

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/medkb/medkb/internal/base"
@@ -15,15 +16,29 @@ const pathTier = base.T3
 
 // quotaFloor: a chunk that only the vector arm found is exempt from the
 // tier quota (pack.Candidate.NoQuota) when its cosine is below this share
-// of the arm's best. The vector arm always returns k chunks however
-// unrelated its tail, and the quota would otherwise pull a tail chunk into
-// the context just because its tier is missing; such a chunk still
-// competes on density like any other.
+// of the arm's best, unless the query keeps one patient's records. The
+// vector arm always returns k chunks however unrelated its tail, and the
+// quota would otherwise pull a tail chunk into the context just because
+// its tier is missing; such a chunk still competes on density like any
+// other. Within one patient's record every chunk is that patient's
+// evidence, and an allergy that shares no word with the question is the
+// very block the quota is for.
 const quotaFloor = 0.5
 
 // weakVectorHit reports whether c falls under the quota floor.
 func weakVectorHit(c *candidate, bestCos float64) bool {
 	return c.path == nil && c.BM25 == nil && c.Vector != nil && c.Vector.Score < quotaFloor*bestCos
+}
+
+// onePatient reports whether every arm keeps one patient's records only
+// (WHERE patient = "...").
+func (p *Plan) onePatient() bool {
+	for _, a := range p.Arms {
+		if !slices.ContainsFunc(a.Filter, func(c base.Cond) bool { return c.Field == base.FieldPatient && c.Op == base.OpEq }) {
+			return false
+		}
+	}
+	return len(p.Arms) > 0
 }
 
 // pack runs the PACK stage over the candidates in fused order.
@@ -36,9 +51,11 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		params.Now = base.DayOf(time.Now())
 	}
 	bestCos := 0.0
-	for _, c := range cands {
-		if c.Vector != nil {
-			bestCos = max(bestCos, c.Vector.Score)
+	if !x.p.onePatient() { // else no hit is weak: see quotaFloor
+		for _, c := range cands {
+			if c.Vector != nil {
+				bestCos = max(bestCos, c.Vector.Score)
+			}
 		}
 	}
 	pc := make([]pack.Candidate, len(cands))

@@ -9,14 +9,18 @@ import (
 )
 
 // Compress returns the fidelity-preserving compression of s (state B).
-// From each sentence it keeps:
-//   - each clause that holds key entities, reduced to the keys and the few
-//     words that name them ("creatinine 2.8 mg/dL", "血肌酐256μmol/L");
-//   - each other clause that states a result or conclusion in words (shows,
-//     reveals, diagnosis, impression, consistent with, 示, 诊断, 提示), whole;
-//     in a sentence without keys, the whole sentence ("Biopsy shows
-//     adenocarcinoma, moderately differentiated");
-//   - nothing else.
+// A sentence that holds key entities is a findings sentence; from it
+// Compress keeps
+//   - each clause that holds keys, reduced to the keys and the few words
+//     that name them ("creatinine 2.8 mg/dL", "血肌酐256μmol/L");
+//   - every other clause whole but a heading ("血常规："): in a findings
+//     sentence it is a finding without a number ("心房颤动", "边界清",
+//     "which gave him hives"), and dropping it would lose what the
+//     packer believes state B keeps.
+// A sentence without keys is kept whole when it states a result in words
+// (shows, reveals, diagnosis, impression, consistent with, 示, 诊断, 提示:
+// "Biopsy shows adenocarcinoma, moderately differentiated") and dropped
+// otherwise ("Clinical correlation is recommended", "建议定期随访").
 //
 // Fragments are joined with "; " (Chinese: "；").
 //
@@ -51,7 +55,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			switch {
 			case len(inClause) > 0:
 				frags = append(frags, focus(clause, shift(inClause, -cl[0])))
-			case statesResult(clause):
+			case !isHeading(clause):
 				frags = append(frags, trimEnd(clause))
 			}
 		}
@@ -116,10 +120,14 @@ func trimEnd(s string) string {
 	return strings.TrimRight(s, ".;,。；，")
 }
 
+// isHeading reports whether s introduces what follows ("Laboratory
+// studies show:", "血常规：").
+func isHeading(s string) bool { return strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：") }
+
 // statesResult reports whether s states a result in words; a heading
 // ("Laboratory studies show:") does not.
 func statesResult(s string) bool {
-	if strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：") {
+	if isHeading(s) {
 		return false
 	}
 	return conclusionTerms.each(s, asciiLower(s), func(int, int) bool { return true })

@@ -25,9 +25,14 @@
 // findings, allergy statements. Each key is a substring of the text as
 // written, so whether a packed context still carries it is a
 // strings.Contains. Compress keeps the clauses that carry keys, cut down to
-// the keys and the words that name them, plus the sentences that state a
-// result in words ("Biopsy shows adenocarcinoma"), and drops the rest. Its
-// nEntity/nTotal is the F(B) of the packer's utility.
+// the keys and the words that name them, the other clauses of those
+// sentences whole (findings without numbers: "心房颤动", "边界清"), and the
+// sentences that state a result in words ("Biopsy shows adenocarcinoma");
+// it drops headings and the sentences that carry neither ("Clinical
+// correlation is recommended"). Its nEntity/nTotal is the F(B) of the
+// packer's utility. F(B) counts only keys, so a compression that dropped
+// a finding without a number would look lossless to the packer: that is
+// why clauses are dropped only with their whole sentence.
 //
 // Invariants:
 //   - Classify returns a valid tier (T1..T4) for every input.

@@ -101,9 +101,15 @@ func TestCompress(t *testing.T) {
 			"白细胞12.5×10^9/L；血红蛋白98g/L；抗核抗体阴性", 3, 3},
 		{"chinese result clause",
 			"超声示左肾4～5cm囊肿，边界清。请结合临床。",
-			"超声示左肾4～5cm囊肿", 1, 1},
-		{"allergy", "He says he is allergic to penicillin, which gave him hives as a child.",
-			"allergic to penicillin", 1, 1},
+			"超声示左肾4～5cm囊肿；边界清", 1, 1},
+		{"allergy with its reaction", "He says he is allergic to penicillin, which gave him hives as a child.",
+			"allergic to penicillin; which gave him hives as a child", 1, 1},
+		{"findings without numbers kept beside the keys",
+			"心电图：心房颤动，心室率126次/分，未见ST-T动态改变。",
+			"心电图：心房颤动；心室率126次/分；未见ST-T动态改变", 2, 2},
+		{"a diagnosis clause is not filler",
+			"支气管镜肺活检病理：肉芽肿性炎伴干酪样坏死，抗酸染色查见阳性杆菌。",
+			"支气管镜肺活检病理：肉芽肿性炎伴干酪样坏死；抗酸染色查见阳性杆菌", 1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
