@@ -47,6 +47,8 @@ func TestKeys(t *testing.T) {
 		{"过敏性鼻炎病史。", nil},
 		{"A 67-year-old man with a 2-day history.", nil},
 		{"CO2 25 mEq/L", []string{"25 mEq/L"}},
+		{"Arterial blood gas: pH 7.31, INR 1.2, grade 2, 3 children.", []string{"7.31", "1.2"}},
+		{"FLT3-ITD阳性，等位基因比0.62；Z值+2.8。", []string{"FLT3-ITD阳性", "0.62", "2.8"}},
 		{"Colonoscopy shows a 2.3-cm polypoid mass.", []string{"2.3-cm"}},
 		{"TSH 110.0 µU/mL; prothrombin time 9 seconds, PTT 30.0 sec.", []string{"110.0 µU/mL", "9 seconds", "30.0 sec"}},
 		{"Mean corpuscular hemoglobin 49.9 pg/cell (3.1 fmol/cell)", []string{"49.9 pg/cell", "3.1 fmol/cell"}},

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -49,12 +50,13 @@ func longestFirst(lists ...[]string) []string {
 // first and not overlapping. At one position it prefers, in order, a blood
 // pressure (125/85 mm Hg), a dimension (8 mm × 6 mm, 3.2×2.1×1.5 cm), a
 // range (4～5cm, 200–430 mg/dL) and a single value (2.3 ng/mL, < 0.04
-// ng/mL, 12.5×10^9/L). It is a hand-written scanner because the same
+// ng/mL, 12.5×10^9/L), and last a decimal without a unit right after a
+// name (pH 7.31, INR 1.2, 等位基因比0.62). It is a hand-written scanner because the same
 // grammar as one regular expression is too large for Go's fast matcher and
 // costs about 100µs on an 80-word report.
 func findValues(s string) [][2]int {
 	return scanValues(s, func(s string, i int) int {
-		for _, try := range []func(string, int) int{bloodPressure, dimension, valueRange, singleValue} {
+		for _, try := range []func(string, int) int{bloodPressure, dimension, valueRange, singleValue, namedDecimal} {
 			if end := try(s, i); end > i {
 				return end
 			}
@@ -198,6 +200,29 @@ func singleValue(s string, i int) int {
 		return unitAt(s, j+1, lengthUnits)
 	}
 	return anyUnitAt(s, space(s, j))
+}
+
+// namedDecimal reads a decimal number without a unit that follows a name,
+// with at most a space or a sign between: ratios and indices (pH 7.31,
+// INR 1.2, Z值+2.8) are values too. Whole numbers without a unit are not
+// (grade 2, 3 children).
+func namedDecimal(s string, i int) int {
+	j := number(s, i)
+	if j < 0 || !strings.Contains(s[i:j], ".") || j < len(s) && isWordByte(s[j]) {
+		return -1
+	}
+	k := i
+	if k > 0 && (s[k-1] == '+' || s[k-1] == '-') {
+		k--
+	}
+	if k > 0 && s[k-1] == ' ' {
+		k--
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:k])
+	if k == 0 || !unicode.IsLetter(r) {
+		return -1
+	}
+	return j
 }
 
 // number reads digits with decimal or thousands separators (2.3, 16,400).
