@@ -247,6 +247,30 @@ func FuzzReadCases(f *testing.F) {
 	})
 }
 
+// TestChineseCases pins the benchmark on testdata/bench/cases_zh.jsonl:
+// 30 Chinese records written for medkb, each asked about with a
+// clinician's question that repeats none of its findings. With the lexical
+// embedder similarity then says almost nothing, and tier and cost decide.
+func TestChineseCases(t *testing.T) {
+	cases, err := ReadCasesFile(filepath.Join("..", "..", "..", "testdata", "bench", "cases_zh.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Prepare(context.Background(), cases, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Run(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	golden.File(t, filepath.Join("testdata", "report_zh.golden"), table.String())
+}
+
 func TestTune(t *testing.T) {
 	tr, err := tinySuite(t, DefaultOptions()).Tune(512, pack.DefaultParams())
 	if err != nil {
