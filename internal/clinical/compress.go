@@ -17,6 +17,7 @@ import (
 //     sentence it is a finding without a number ("心房颤动", "边界清",
 //     "which gave him hives"), and dropping it would lose what the
 //     packer believes state B keeps.
+//
 // A sentence without keys is kept whole when it states a result in words
 // (shows, reveals, diagnosis, impression, consistent with, 示, 诊断, 提示:
 // "Biopsy shows adenocarcinoma, moderately differentiated") and dropped
