@@ -51,13 +51,12 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		params.Now = base.DayOf(time.Now())
 	}
 	bestCos := 0.0
-	if !x.p.onePatient() { // else no hit is weak: see quotaFloor
-		for _, c := range cands {
-			if c.Vector != nil {
-				bestCos = max(bestCos, c.Vector.Score)
-			}
+	for _, c := range cands {
+		if c.Vector != nil {
+			bestCos = max(bestCos, c.Vector.Score)
 		}
 	}
+	onePatient := x.p.onePatient() // no hit is weak then: see quotaFloor
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
 	for i, c := range cands {
@@ -70,7 +69,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		ch := c.chunk
 		pc[i] = pack.Candidate{ID: c.id(), Tier: ch.Tier, Day: c.slot.Time, Rank: i,
 			A:       pack.State{Text: ch.Text, Tokens: ch.TokensA, Sim: x.sim(x.env.Vectors.Vector(ch.Ord))},
-			NEntity: ch.NEntity, NTotal: ch.NTotal, NoQuota: weakVectorHit(c, bestCos)}
+			NEntity: ch.NEntity, NTotal: ch.NTotal, NoQuota: !onePatient && weakVectorHit(c, bestCos)}
 		if ch.HasB() {
 			pc[i].B = &pack.State{Text: ch.TextB, Tokens: ch.TokensB, Sim: x.sim(ch.VectorB)}
 		}

@@ -14,7 +14,7 @@ package pack
 // blocks. A high floor lets tier decide and the cosine barely matter,
 // which also lets one-word fragments win on density; DefaultSimFloor was
 // chosen on MedQA vignettes held out from the benchmark's sample
-// (planner/pack/rrce, README "EBM-Pack").
+// (planner/pack/rrce; README, "The similarity floor").
 func (p *Params) sim(cos float64) float64 {
 	return p.SimFloor + (1-p.SimFloor)*min(1, max(cos, 0))
 }
