@@ -228,7 +228,8 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 		w := store.DocWrite{Doc: d, TierGiven: tierGiven}
 		pieces := text.Chunk(d.Text, db.opts.chunkTokens(), db.tok)
 		for _, piece := range pieces {
-			c := base.Chunk{Tier: d.Tier, Text: piece, TokensA: db.tok.Count(piece), Keys: clinical.Keys(piece)}
+			c := base.Chunk{Tier: d.Tier, Text: piece, TokensA: db.tok.Count(piece), Keys: clinical.Keys(piece),
+				Permanent: clinical.Permanent(d.Type, piece)}
 			if !given && len(pieces) > 1 {
 				// An untyped note spanning chunks: tier each chunk by its own
 				// text, so one CT mentioned in a long narrative does not lift

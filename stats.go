@@ -113,6 +113,8 @@ type ChunkView struct {
 	Keys    []string `json:"keys,omitempty"`
 	NEntity int      `json:"n_entity"`
 	NTotal  int      `json:"n_total"`
+	// Permanent: an allergy or genetic result, spared time decay.
+	Permanent bool `json:"permanent,omitempty"`
 }
 
 // ErrNotFound is returned by Show for an unknown document id.
@@ -142,7 +144,7 @@ func (db *DB) Show(ids []string) ([]DocView, error) {
 		v.Vector = nil
 		for _, c := range chunks {
 			v.Chunks = append(v.Chunks, ChunkView{Ord: c.Ord, Index: c.Index, Tier: c.Tier.String(), Tokens: c.TokensA,
-				Text: c.Text, TextB: c.TextB, TokensB: c.TokensB, Keys: c.Keys, NEntity: c.NEntity, NTotal: c.NTotal})
+				Text: c.Text, TextB: c.TextB, TokensB: c.TokensB, Keys: c.Keys, NEntity: c.NEntity, NTotal: c.NTotal, Permanent: c.Permanent})
 		}
 		out = append(out, v)
 	}

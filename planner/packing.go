@@ -69,7 +69,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		ch := c.chunk
 		pc[i] = pack.Candidate{ID: c.id(), Tier: ch.Tier, Day: c.slot.Time, Rank: i,
 			A:       pack.State{Text: ch.Text, Tokens: ch.TokensA, Sim: x.sim(x.env.Vectors.Vector(ch.Ord))},
-			NEntity: ch.NEntity, NTotal: ch.NTotal, NoQuota: !onePatient && weakVectorHit(c, bestCos)}
+			NEntity: ch.NEntity, NTotal: ch.NTotal, Permanent: ch.Permanent, NoQuota: !onePatient && weakVectorHit(c, bestCos)}
 		if ch.HasB() {
 			pc[i].B = &pack.State{Text: ch.TextB, Tokens: ch.TokensB, Sim: x.sim(ch.VectorB)}
 		}

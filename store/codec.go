@@ -36,8 +36,16 @@ func encodeChunk(c *base.Chunk) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(c.NEntity))
 	b = binary.AppendUvarint(b, uint64(c.NTotal))
-	return b
+	var flags byte
+	if c.Permanent {
+		flags |= flagPermanent
+	}
+	return append(b, flags)
 }
+
+// flagPermanent is bit 0 of a chunk's trailing flags byte. Chunks written
+// before the byte existed end without it and read as no flags.
+const flagPermanent = 1
 
 func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
 	r := reader{b: b}
@@ -72,6 +80,9 @@ func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
 	}
 	c.NEntity = int(r.uvarint())
 	c.NTotal = int(r.uvarint())
+	if len(r.b) > 0 && r.err == nil {
+		c.Permanent = r.byte()&flagPermanent != 0
+	}
 	if r.err != nil {
 		return nil, fmt.Errorf("chunk %d: %w", ord, r.err)
 	}

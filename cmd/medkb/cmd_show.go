@@ -31,7 +31,11 @@ func showCmd(e *env) *cobra.Command {
 					fmt.Fprintf(e.stdout, "  title: %s\n", d.Title)
 				}
 				for _, c := range d.Chunks {
-					fmt.Fprintf(e.stdout, "  [%d] ord %d, %d tokens: %s\n", c.Index, c.Ord, c.Tokens, c.Text)
+					permanent := ""
+					if c.Permanent {
+						permanent = ", permanent (no time decay)"
+					}
+					fmt.Fprintf(e.stdout, "  [%d] ord %d, %d tokens%s: %s\n", c.Index, c.Ord, c.Tokens, permanent, c.Text)
 					if c.TextB != "" {
 						fmt.Fprintf(e.stdout, "      state B, %d tokens, keeps %d/%d keys: %s\n", c.TokensB, c.NEntity, c.NTotal, c.TextB)
 					}

@@ -39,6 +39,9 @@ type Chunk struct {
 	Keys    []string
 	NEntity int
 	NTotal  int
+	// Permanent marks evidence that does not age (an allergy, a genetic
+	// result): time decay spares it. See clinical.Permanent.
+	Permanent bool
 }
 
 // HasB reports whether the chunk has a compressed state.

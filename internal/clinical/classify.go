@@ -47,6 +47,26 @@ func Classify(typ string, tier base.Tier, text string) (base.Tier, Reason) {
 	return base.T4, Reason{By: ByTextRule, Name: FallbackRule}
 }
 
+// Permanent reports whether evidence stays true however old its record is:
+// a documented allergy or a genetic result. The type decides when the type
+// table knows it; else the first text rule that fires on text. Time decay
+// spares such evidence (pack.Candidate.Permanent): the paper opens with a
+// ten-year-old penicillin anaphylaxis that must not lose to yesterday's
+// cough.
+func Permanent(typ, text string) bool {
+	name := ""
+	if e, ok := lookupType(typ); ok {
+		name = e.Type
+	} else if r := firstRule(text); r != nil {
+		name = r.Name
+	}
+	switch name {
+	case "allergy", "genetic", "genetic test":
+		return true
+	}
+	return false
+}
+
 // SegmentType returns the kind of a sentence for turning a vignette into
 // typed segments: "pathology", "allergy", "imaging", "ecg", "lab", "exam",
 // "complaint" or "history", from the first text rule that fires (genetic

@@ -33,6 +33,25 @@ func TestClassifyPrecedence(t *testing.T) {
 	}
 }
 
+func TestPermanent(t *testing.T) {
+	for _, tc := range []struct {
+		typ, text string
+		want      bool
+	}{
+		{"allergy", "Penicillin: anaphylaxis in 2012.", true},
+		{"过敏史", "对头孢类抗生素过敏。", true},
+		{"基因检测", "EGFR 19外显子缺失阳性。", true},
+		{"lab", "He is allergic to penicillin.", false}, // the type decides
+		{"", "He is allergic to penicillin.", true},
+		{"", "Creatinine 2.8 mg/dL.", false},
+		{"pathology", "Invasive ductal carcinoma, grade 2.", false},
+	} {
+		if got := Permanent(tc.typ, tc.text); got != tc.want {
+			t.Errorf("Permanent(%q, %q) = %v, want %v", tc.typ, tc.text, got, tc.want)
+		}
+	}
+}
+
 func TestTierOfType(t *testing.T) {
 	tests := []struct {
 		typ  string

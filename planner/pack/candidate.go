@@ -32,6 +32,9 @@ type Candidate struct {
 	// F(B) = min(1, NEntity/NTotal + Epsilon), and F(B) = 1 when NTotal
 	// is 0 (there was nothing countable to lose).
 	NEntity, NTotal int
+	// Permanent spares the block time decay: an allergy or a genetic
+	// result does not age (clinical.Permanent).
+	Permanent bool
 	// Rank is the input (fused) order, 0-based: FIFO's order and the
 	// last tie-breaker before ID.
 	Rank int

@@ -18,7 +18,7 @@ func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 		f = math.Min(1, float64(c.NEntity)/float64(c.NTotal)+p.Epsilon)
 	}
 	dt := 0.0
-	if c.Day != base.NoDay && p.Now != base.NoDay && c.Day < p.Now {
+	if !c.Permanent && c.Day != base.NoDay && p.Now != base.NoDay && c.Day < p.Now {
 		dt = float64(p.Now-c.Day) / 365.25
 	}
 	sim := p.SimFloor + (1-p.SimFloor)*math.Min(1, math.Max(s.Sim, 0))

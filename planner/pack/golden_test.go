@@ -97,7 +97,7 @@ func parsePackCommand(t *testing.T, c *golden.Case) (Params, []Strategy) {
 
 // parseCandidates reads lines of the form
 //
-//	id tier day [sim=x] [simb=x] [ent=k/n] [rank=r] : text A [|| text B]
+//	id tier day [sim=x] [simb=x] [ent=k/n] [rank=r] [permanent=true] : text A [|| text B]
 //
 // with day "-" for none; tokens are counted with countTokens.
 func parseCandidates(t *testing.T, c *golden.Case) []Candidate {
@@ -140,6 +140,8 @@ func parseCandidates(t *testing.T, c *golden.Case) []Candidate {
 				cand.Rank, err = strconv.Atoi(val)
 			case "ent":
 				_, err = fmt.Sscanf(val, "%d/%d", &cand.NEntity, &cand.NTotal)
+			case "permanent":
+				cand.Permanent, err = strconv.ParseBool(val)
 			default:
 				err = fmt.Errorf("unknown attribute")
 			}

@@ -109,7 +109,7 @@ func randomCandidates(rng *rand.Rand, n int) []Candidate {
 	cands := make([]Candidate, n)
 	for i := range cands {
 		c := Candidate{ID: "c" + string(rune('a'+i%26)) + string(rune('0'+i/26%10)), Tier: base.Tiers[rng.IntN(4)], Rank: rng.IntN(n + 1),
-			NoQuota: rng.IntN(5) == 0}
+			NoQuota: rng.IntN(5) == 0, Permanent: rng.IntN(6) == 0}
 		c.Day = base.NoDay
 		if rng.IntN(3) > 0 {
 			c.Day = base.Day(18000 + rng.IntN(3000))

@@ -57,8 +57,11 @@ func fidelityB(c *Candidate, epsilon float64) float64 {
 }
 
 // blockScale is W(tier) * exp(-lambda*dt), the part of U shared by a
-// block's states.
+// block's states; dt is 0 for a permanent block.
 func blockScale(c *Candidate, p *Params) float64 {
+	if c.Permanent {
+		return p.weight(c.Tier)
+	}
 	return p.weight(c.Tier) * decay(p, c.Day)
 }
 

@@ -105,7 +105,7 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 			}
 		}
 		day, _ := base.ParseDay(seg.Time)
-		cand := pack.Candidate{ID: seg.ID, Tier: tier, Day: day, Rank: i,
+		cand := pack.Candidate{ID: seg.ID, Tier: tier, Day: day, Rank: i, Permanent: clinical.Permanent(seg.Type, seg.Text),
 			A: pack.State{Text: seg.Text, Tokens: opt.Tokenizer.Count(seg.Text)}}
 		texts = append(texts, seg.Text)
 		if tier == base.T1 || tier == base.T2 {
