@@ -32,8 +32,10 @@
 // name enough entities of a metapath's start type; its paths become tier
 // T3 evidence and boost the chunks that mention their entities (see
 // graphBoost). PACK hands the candidates to package pack (EBM-Pack and its
-// baselines) with Sim = (1+cos)/2 of the query and each state's own vector,
-// exempting weak vector-only hits from the tier quota (see quotaFloor);
+// baselines) with the cosine of the query and each state's own vector (the
+// packer applies the similarity floor), marking allergies and genetic
+// results permanent, and exempting weak vector-only hits from the tier
+// quota unless the query keeps one patient's records (see quotaFloor);
 // without PACK the top LIMIT fused chunks are returned in full.
 //
 // The Result lists every item with its provenance, every dropped candidate
