@@ -54,7 +54,8 @@
 //     case's own lines from other cases' when the query holds the
 //     vignette; a high one keeps tier first when it does not
 //     (MedQASample.QuestionOnly). The default was chosen on the
-//     validation sample over both query styles (README, "EBM-Pack").
+//     validation sample over both query styles (README, "The similarity
+//     floor").
 //   - Exact maximises utility, so it never packs zero-utility blocks and
 //     can retain fewer of them than Ebm, which fills spare room.
 //   - MedQA vignettes carry no dates, so lambda has no effect on them.
