@@ -54,13 +54,8 @@ func Classify(typ string, tier base.Tier, text string) (base.Tier, Reason) {
 // ten-year-old penicillin anaphylaxis that must not lose to yesterday's
 // cough.
 func Permanent(typ, text string) bool {
-	name := ""
-	if e, ok := lookupType(typ); ok {
-		name = e.Type
-	} else if r := firstRule(text); r != nil {
-		name = r.Name
-	}
-	switch name {
+	_, why := Classify(typ, base.TierNone, text)
+	switch why.Name {
 	case "allergy", "genetic", "genetic test":
 		return true
 	}

@@ -9,26 +9,28 @@ import (
 
 // finding is a finding or allergy pattern with the lower-case literals
 // (triggers) one of which every match holds. With object set, the words
-// after the match belong to the key (see withObject).
+// after the match belong to the key (see withObject). With reject set, a
+// match s[start:end] for which it reports true is no key.
 type finding struct {
 	re       *regexp.Regexp
 	triggers []string
 	object   bool
+	reject   func(s string, start, end int) bool
 }
 
 var (
 	positiveNegative = []string{"positive", "negative"}
 	findings         = []finding{
-		{regexp.MustCompile(`(?i)\b(?:positive for|negative for|no evidence of)\b`), []string{"positive for", "negative for", "no evidence of"}, true},
-		{regexp.MustCompile(`(?i)\b(?:allergic (?:reaction )?to|allerg(?:y|ies) to|anaphylaxis to)\b`), []string{"allerg", "anaphylaxis to"}, true},
-		{regexp.MustCompile(`(?i)\b[a-z][\w-]* allerg(?:y|ies)\b`), []string{"allerg"}, false}, // "penicillin allergy"
-		{regexp.MustCompile(`(?i)\b(?:[A-Za-z0-9][\w-]* ){1,2}(?:is|was|are|were) (?:\w+ )?(?:positive|negative)\b`), positiveNegative, false},
-		{regexp.MustCompile(`(?i)\b[A-Za-z0-9][\w-]*:?[ -](?:positive|negative)\b`), positiveNegative, false},
-		{regexp.MustCompile(`(?:[A-Za-z0-9][\w\-./]*\s?|\p{Han}{1,8})?[(（]\s?[+\-−±]{1,4}\s?[)）]`), []string{"(", "（"}, false},
-		{regexp.MustCompile(`(?:[A-Za-z0-9][\w\-]*\s?)?\p{Han}{0,8}(?:阳性|阴性)`), []string{"阳性", "阴性"}, false},
-		{regexp.MustCompile(`未见[^，。；,;.\s]{0,12}`), []string{"未见"}, false},
-		{regexp.MustCompile(`(?i)\bno known (?:drug )?allergies\b|\bNKDA\b|\banaphyla\w*`), []string{"allergies", "nkda", "anaphyla"}, false},
-		{regexp.MustCompile(`对[^，。；,;、]{1,12}?过敏|\p{Han}{1,8}?过敏史?`), []string{"过敏"}, false},
+		{re: regexp.MustCompile(`(?i)\b(?:positive for|negative for|no evidence of)\b`), triggers: []string{"positive for", "negative for", "no evidence of"}, object: true},
+		{re: regexp.MustCompile(`(?i)\b(?:allergic (?:reaction )?to|allerg(?:y|ies) to|anaphylaxis to)\b`), triggers: []string{"allerg", "anaphylaxis to"}, object: true},
+		{re: regexp.MustCompile(`(?i)\b[a-z][\w-]* allerg(?:y|ies)\b`), triggers: []string{"allerg"}, reject: notAnAllergen}, // "penicillin allergy"
+		{re: regexp.MustCompile(`(?i)\b(?:[A-Za-z0-9][\w-]* ){1,2}(?:is|was|are|were) (?:\w+ )?(?:positive|negative)\b`), triggers: positiveNegative},
+		{re: regexp.MustCompile(`(?i)\b[A-Za-z0-9][\w-]*:?[ -](?:positive|negative)\b`), triggers: positiveNegative},
+		{re: regexp.MustCompile(`(?:[A-Za-z0-9][\w\-./]*\s?|\p{Han}{1,8})?[(（]\s?[+\-−±]{1,4}\s?[)）]`), triggers: []string{"(", "（"}},
+		{re: regexp.MustCompile(`(?:[A-Za-z0-9][\w\-]*\s?)?\p{Han}{0,8}(?:阳性|阴性)`), triggers: []string{"阳性", "阴性"}},
+		{re: regexp.MustCompile(`未见[^，。；,;.\s]{0,12}`), triggers: []string{"未见"}},
+		{re: regexp.MustCompile(`(?i)\bno known (?:drug )?allergies\b|\bNKDA\b|\banaphyla\w*`), triggers: []string{"allergies", "nkda", "anaphyla"}},
+		{re: regexp.MustCompile(`对[^，。；,;、]{1,12}?过敏|\p{Han}{1,8}?过敏史?`), triggers: []string{"过敏"}},
 	}
 )
 
@@ -137,10 +139,10 @@ func keySpans(s string) [][2]int {
 		for _, m := range f.find(s, lower) {
 			start, end := m[0], m[1]
 			switch {
+			case f.reject != nil && f.reject(s, start, end):
+				continue
 			case f.object:
 				end = withObject(s, end)
-			case skipAllergyNoun(s, start, end):
-				continue // "an allergy to X" is the allergic-to pattern's
 			case strings.HasPrefix(s[end:], "性"): // 过敏性鼻炎 is a disease, not an allergy
 				continue
 			case strings.HasPrefix(s[end:], " for "): // "is positive for X"
@@ -178,17 +180,13 @@ var notAllergens = regexp.MustCompile(`(?i)^(?:a|an|the|no|any|his|her|their|of|
 // latex allergy" must not yield the key "latex allergy".
 var allergyNegation = regexp.MustCompile(`(?i)\b(?:no|not|denies|denied|without|negative)\b`)
 
-// skipAllergyNoun reports whether the "X allergy" match s[start:end]
-// should not be a key: X is not an allergen, an "allergy to Y" follows
-// (that pattern's key), or the clause denies the allergy.
-func skipAllergyNoun(s string, start, end int) bool {
-	m := s[start:end]
-	sp := strings.IndexByte(m, ' ')
-	if sp < 0 || !strings.HasPrefix(strings.ToLower(m[sp+1:]), "allerg") {
-		return false
-	}
+// notAnAllergen rejects an "X allergy" match s[start:end] whose X names
+// no allergen ("severe allergy"), that an "allergy to Y" follows (that
+// pattern's key), or whose clause denies it.
+func notAnAllergen(s string, start, end int) bool {
+	x, _, _ := strings.Cut(s[start:end], " ")
 	clause := s[strings.LastIndexAny(s[:start], ".;:,，。；：")+1 : start]
-	return notAllergens.MatchString(m[:sp]) || objectStops.MatchString(m[:sp]) ||
+	return notAllergens.MatchString(x) || objectStops.MatchString(x) ||
 		strings.HasPrefix(s[end:], " to ") || allergyNegation.MatchString(clause)
 }
 

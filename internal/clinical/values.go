@@ -218,8 +218,7 @@ func namedDecimal(s string, i int) int {
 	if k > 0 && s[k-1] == ' ' {
 		k--
 	}
-	r, _ := utf8.DecodeLastRuneInString(s[:k])
-	if k == 0 || !unicode.IsLetter(r) {
+	if r, _ := utf8.DecodeLastRuneInString(s[:k]); !unicode.IsLetter(r) { // k == 0 gives RuneError
 		return -1
 	}
 	return j
