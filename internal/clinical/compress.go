@@ -12,7 +12,10 @@ import (
 // A sentence that holds key entities is a findings sentence; from it
 // Compress keeps
 //   - each clause that holds keys, reduced to the keys and the few words
-//     that name them ("creatinine 2.8 mg/dL", "血肌酐256μmol/L");
+//     that name them ("creatinine 2.8 mg/dL"); a Chinese clause is kept
+//     whole, because it is already short (。，； end it) and without word
+//     boundaries no fixed window finds where a name begins: eight
+//     characters cut "幽门螺杆菌尿素呼气试验阳性" to "杆菌尿素呼气试验阳性";
 //   - every other clause whole but a heading ("血常规："): in a findings
 //     sentence it is a finding without a number ("心房颤动", "边界清",
 //     "which gave him hives"), and dropping it would lose what the
@@ -54,6 +57,8 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			inClause, inSentence = spansWithin(inSentence, cl)
 			clause := s[cl[0]:cl[1]]
 			switch {
+			case len(inClause) > 0 && text.Lang(clause) == "zh":
+				frags = append(frags, trimEnd(clause))
 			case len(inClause) > 0:
 				frags = append(frags, focus(clause, shift(inClause, -cl[0])))
 			case !isHeading(clause):
@@ -73,7 +78,10 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 	return b, nEntity, len(keys)
 }
 
-// sentenceSpans returns the byte spans of the sentences of s.
+// sentenceSpans returns the byte spans of the sentences of s. A Chinese
+// semicolon ends a sentence for text.Sentences but only a clause here:
+// "病理：低分化腺癌；HER2（0）" is one finding whose diagnosis has no key,
+// and must not be dropped as a sentence of its own.
 func sentenceSpans(s string) [][2]int {
 	var out [][2]int
 	cursor := 0
@@ -82,6 +90,10 @@ func sentenceSpans(s string) [][2]int {
 		// only, so the first match from the cursor is the sentence itself.
 		start := cursor + strings.Index(s[cursor:], sentence)
 		cursor = start + len(sentence)
+		if n := len(out); n > 0 && strings.HasSuffix(s[out[n-1][0]:out[n-1][1]], "；") {
+			out[n-1][1] = cursor
+			continue
+		}
 		out = append(out, [2]int{start, cursor})
 	}
 	return out
@@ -136,7 +148,8 @@ func statesResult(s string) bool {
 
 // clauseSpans splits the sentence s[sent[0]:sent[1]] at commas and
 // semicolons, but never inside a key (the comma of 16,400, a finding's
-// object), and returns the trimmed clauses' spans.
+// object) or brackets ("阳性（75%，2+/3+）"), and returns the trimmed
+// clauses' spans.
 func clauseSpans(s string, sent [2]int, keys [][2]int) [][2]int {
 	var out [][2]int
 	add := func(start, end int) {
@@ -150,14 +163,20 @@ func clauseSpans(s string, sent [2]int, keys [][2]int) [][2]int {
 			out = append(out, [2]int{start, end})
 		}
 	}
-	start := sent[0]
+	start, depth := sent[0], 0
 	for i := sent[0]; i < sent[1]; {
 		r, size := utf8.DecodeRuneInString(s[i:sent[1]])
 		for len(keys) > 0 && keys[0][1] <= i {
 			keys = keys[1:]
 		}
+		switch r {
+		case '(', '（', '[', '【':
+			depth++
+		case ')', '）', ']', '】':
+			depth = max(0, depth-1)
+		}
 		insideKey := len(keys) > 0 && keys[0][0] <= i
-		if !insideKey && (r == ',' || strings.ContainsRune(";，；", r)) {
+		if !insideKey && depth == 0 && (r == ',' || strings.ContainsRune(";，；", r)) {
 			add(start, i)
 			start = i + size
 		}
