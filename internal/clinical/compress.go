@@ -37,8 +37,9 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		return "", 0, 0
 	}
 	keys := distinctKeys(s, spans)
+	zh := text.Lang(s) == "zh"
 	sep := "; "
-	if text.Lang(s) == "zh" {
+	if zh {
 		sep = "；"
 	}
 	var frags []string
@@ -57,7 +58,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			inClause, inSentence = spansWithin(inSentence, cl)
 			clause := s[cl[0]:cl[1]]
 			switch {
-			case len(inClause) > 0 && text.Lang(clause) == "zh":
+			case len(inClause) > 0 && zh:
 				frags = append(frags, trimEnd(clause))
 			case len(inClause) > 0:
 				frags = append(frags, focus(clause, shift(inClause, -cl[0])))
