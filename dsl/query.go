@@ -93,7 +93,7 @@ type Pack struct {
 	Weights  [4]float64 // tier weights T1..T4, non-increasing, all above 0
 	Lambda   float64    // time decay per year
 	Epsilon  float64    // fidelity bonus of the compressed state
-	Floor    float64    // similarity floor: Sim = Floor + (1 - Floor) * cosine
+	Floor    float64    // similarity floor: Sim = (1 - Floor) * cosine + Floor * tokens / 20
 	Strategy string
 	Now      string // YYYY-MM-DD, or "" for the time of execution
 	NowPos   Pos    // where now was written (zero when defaulted)
@@ -118,7 +118,7 @@ const (
 	ParamWeights     Param = "pack.weights"  // (2.5, 2.5, 1, 1)
 	ParamLambda      Param = "pack.lambda"   // 0.1 per year
 	ParamEpsilon     Param = "pack.epsilon"  // 0
-	ParamFloor       Param = "pack.floor"    // 0.3
+	ParamFloor       Param = "pack.floor"    // 0.7
 	ParamStrategy    Param = "pack.strategy" // ebm
 	ParamNow         Param = "pack.now"      // time of execution
 	ParamLimit       Param = "limit"         // 10, or none with PACK

@@ -34,8 +34,9 @@
 // graphBoost). PACK hands the candidates to package pack (EBM-Pack and its
 // baselines) with the cosine of the query and each state's own vector (the
 // packer applies the similarity floor), marking allergies and genetic
-// results permanent, and exempting weak vector-only hits from the tier
-// quota unless the query keeps one patient's records (see quotaFloor);
+// results permanent, and marking weak vector-only hits pack.Candidate.Weak
+// (no tier quota, no similarity floor) unless the query keeps one
+// patient's records (see quotaFloor);
 // without PACK the top LIMIT fused chunks are returned in full.
 //
 // The Result lists every item with its provenance, every dropped candidate

@@ -14,13 +14,14 @@ import (
 // the entities, not an observation of the patient.
 const pathTier = base.T3
 
-// quotaFloor: a chunk that only the vector arm found is exempt from the
-// tier quota (pack.Candidate.NoQuota) when its cosine is below this share
-// of the arm's best, unless the query keeps one patient's records. The
-// vector arm always returns k chunks however unrelated its tail, and the
-// quota would otherwise pull a tail chunk into the context just because
-// its tier is missing; such a chunk still competes on density like any
-// other. Within one patient's record every chunk is that patient's
+// quotaFloor: a chunk that only the vector arm found is weak
+// (pack.Candidate.Weak) when its cosine is below this share of the arm's
+// best, unless the query keeps one patient's records. The vector arm
+// always returns k chunks however unrelated its tail, and the quota would
+// otherwise pull a tail chunk into the context just because its tier is
+// missing, and the similarity floor would let a long T1 document in on
+// its tier and length alone; a weak chunk gets neither and competes on
+// its cosine. Within one patient's record every chunk is that patient's
 // evidence, and an allergy that shares no word with the question is the
 // very block the quota is for.
 const quotaFloor = 0.5
@@ -69,7 +70,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		ch := c.chunk
 		pc[i] = pack.Candidate{ID: c.id(), Tier: ch.Tier, Day: c.slot.Time, Rank: i,
 			A:       pack.State{Text: ch.Text, Tokens: ch.TokensA, Sim: x.sim(x.env.Vectors.Vector(ch.Ord))},
-			NEntity: ch.NEntity, NTotal: ch.NTotal, Permanent: ch.Permanent, NoQuota: !onePatient && weakVectorHit(c, bestCos)}
+			NEntity: ch.NEntity, NTotal: ch.NTotal, Permanent: ch.Permanent, Weak: !onePatient && weakVectorHit(c, bestCos)}
 		if ch.HasB() {
 			pc[i].B = &pack.State{Text: ch.TextB, Tokens: ch.TokensB, Sim: x.sim(ch.VectorB)}
 		}

@@ -23,6 +23,7 @@ type caseFlags struct {
 	goldTiers  bool
 	validation bool
 	question   bool
+	record     bool
 }
 
 func (f *caseFlags) register(c *cobra.Command) {
@@ -34,6 +35,7 @@ func (f *caseFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.goldTiers, "gold-tiers", false, "pack with the cases' given tiers instead of medkb's classifier")
 	c.Flags().BoolVar(&f.validation, "validation", false, "with --medqa: the n vignettes after the sample instead, disjoint from it (for tuning)")
 	c.Flags().BoolVar(&f.question, "question-only", false, "with --medqa: query with the final question and the options, not the whole vignette")
+	c.Flags().BoolVar(&f.record, "record-in-query", false, "with --cases: put each case's signal segments before its query, as a MedQA question carries its vignette")
 }
 
 // suite reads the cases and prepares their candidates.
@@ -45,6 +47,8 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 		return nil, fmt.Errorf("give --cases or --medqa, not both")
 	case (f.validation || f.question) && f.medqa == "":
 		return nil, fmt.Errorf("--validation and --question-only need --medqa")
+	case f.record && f.cases == "":
+		return nil, fmt.Errorf("--record-in-query needs --cases")
 	case f.cases != "":
 		cases, err = rrce.ReadCasesFile(f.cases)
 	case f.medqa != "":
@@ -58,6 +62,9 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 	if len(cases) == 0 {
 		return nil, fmt.Errorf("no cases")
 	}
+	if f.record {
+		cases = rrce.WithRecordInQuery(cases)
+	}
 	opt := rrce.DefaultOptions()
 	opt.NoiseRatio, opt.Seed, opt.GoldTiers = f.noise, f.seed, f.goldTiers
 	return rrce.Prepare(cmd.Context(), cases, opt)
@@ -69,7 +76,7 @@ func benchPackCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var floor float64
 	c := &cobra.Command{
-		Use:   "pack (--cases F.jsonl | --medqa F) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.3] [--gold-tiers] [--svg FILE] [--json]",
+		Use:   "pack (--cases F.jsonl | --medqa F) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.7] [--gold-tiers] [--svg FILE] [--json]",
 		Short: "RRCE of EBM-Pack, the exact optimum and the paper's baselines at several windows",
 		Long: `Adds noise to every case at 1:N (40% templated boilerplate in the case's
 language, 30% fragments of other cases, 30% splices of two), shuffles with a
@@ -117,7 +124,7 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 	cf.register(c)
 	c.Flags().StringVar(&windows, "windows", "256,512,1024,2048", "token windows, comma-separated")
 	c.Flags().StringVar(&svg, "svg", "", "also draw RRCE against window as an SVG file")
-	c.Flags().Float64Var(&floor, "floor", pack.DefaultSimFloor, "similarity floor: Sim = floor + (1 - floor) * cosine, in [0, 1]")
+	c.Flags().Float64Var(&floor, "floor", pack.DefaultSimFloor, "similarity floor: Sim = (1 - floor) * cosine + floor * tokens / 20, in [0, 1]")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }
@@ -131,7 +138,7 @@ func tuneCmd(e *env) *cobra.Command {
 		Long: `The paper's grid: alpha in {1.5, 2, 2.5, 3}, beta in {1.2, 1.5, 2, 2.5}, gamma in
 {1, 1.2, 1.5} with alpha >= beta >= gamma >= 1 (35 combinations), then lambda
 in {0, 0.1, 0.5, 1, 2, 5} and epsilon in {0, 0.02, 0.05, 0.1, 0.2}, then
-medkb's similarity floor in {0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5}; each stage
+medkb's similarity floor in {0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9}; each stage
 starts from the best of the one before. Prints the best by RRCE at the window
 (ties by the retention of all signal segments) and the whole table. Tune on
 --validation and measure with bench pack on the sample itself.`,

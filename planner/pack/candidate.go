@@ -14,8 +14,8 @@ type State struct {
 	// Tokens is the cost C. A state with 0 tokens is never packed.
 	Tokens int
 	// Sim is cosine(query, this state's vector), computed by the caller.
-	// The utility uses Params.SimFloor + (1 - SimFloor) * Sim, with Sim
-	// clamped to [0, 1].
+	// The utility's Sim is (1 - SimFloor) * Sim + SimFloor * Tokens /
+	// FloorTokens, with Sim clamped to [0, 1].
 	Sim float64
 }
 
@@ -38,11 +38,15 @@ type Candidate struct {
 	// Rank is the input (fused) order, 0-based: FIFO's order and the
 	// last tie-breaker before ID.
 	Rank int
-	// NoQuota lets the block compete on density only: it neither counts
-	// toward its tier's quota nor is pulled in by it. The planner sets it
-	// on weak retrieval hits, so the quota never drags an unrelated block
-	// into the context just because its tier is otherwise missing.
-	NoQuota bool
+	// Weak marks a block that is here only by weak similarity (the
+	// planner sets it on weak retrieval hits). It competes on density
+	// only: it neither counts toward its tier's quota nor is pulled in by
+	// it, so the quota never drags an unrelated block into the context
+	// just because its tier is otherwise missing; and it gets no
+	// similarity floor, so it is worth its cosine alone and a long
+	// unrelated T1 document cannot outweigh related evidence by its tier
+	// and length.
+	Weak bool
 }
 
 func (c *Candidate) validate(i int) error {

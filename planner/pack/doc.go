@@ -13,14 +13,14 @@
 //
 //	U = F(j) * W(tier) * Sim * exp(-lambda * dt)
 //	F(A) = 1, F(B) = min(1, NEntity/NTotal + epsilon)   (1 when NTotal = 0)
-//	Sim = floor + (1 - floor) * cos, cos in [0, 1]
+//	Sim = (1 - floor) * cos + floor * C / 20, cos in [0, 1]
 //
 // with dt in years before Params.Now (0 for undated or future blocks).
 // Packing picks at most one state per block, at most Budget tokens in
 // total, and at least min(Kmin, N_t) blocks of every tier t present: a
-// multiple-choice knapsack with a quota. A candidate marked NoQuota (the
-// planner marks weak retrieval hits) competes on density only and counts
-// toward no quota.
+// multiple-choice knapsack with a quota. A candidate marked Weak (the
+// planner marks weak retrieval hits) competes on density only, counts
+// toward no quota and gets no floor (its Sim is (1 - floor) * cos).
 //
 // # Strategies
 //
@@ -71,7 +71,9 @@
 //     similarity floor (Params.SimFloor) is medkb's, not the paper's: the
 //     paper's sentence encoder gives unrelated medical texts small
 //     positive cosines of its own, the built-in lexical embedder does not.
-//     With floor 0, zero-utility blocks still fill spare room in Ebm (the
+//     It is paid per token of the state (C, FloorTokens = 20), so it adds
+//     one density per tier instead of favouring the shortest blocks. With
+//     floor 0, zero-utility blocks still fill spare room in Ebm (the
 //     paper's walk takes what fits) but never in Exact (they add nothing).
 //   - A state with 0 tokens is never packed; a block with no non-empty
 //     state is dropped as "empty" and does not count as present for the

@@ -41,7 +41,7 @@ func packEbm(b *builder) {
 		for k := 0; k < len(order) && want > 0; k++ {
 			o := &pool[order[k]]
 			m := &marks[o.block()]
-			if m.tier != t || m.taken >= 0 || int(o.tokens) > left || cands[o.block()].NoQuota {
+			if m.tier != t || m.taken >= 0 || int(o.tokens) > left || cands[o.block()].Weak {
 				continue
 			}
 			m.taken, m.quota = int32(k), true

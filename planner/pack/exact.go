@@ -49,7 +49,7 @@ type tierTable struct {
 	endQ   []int32 // quota progress chosen at the tier's end, per budget
 }
 
-// quotaGroups are the DP's block groups in order: the NoQuota blocks
+// quotaGroups are the DP's block groups in order: the Weak blocks
 // (filed under TierNone, with no quota), then the tiers.
 var quotaGroups = [...]base.Tier{base.TierNone, base.T1, base.T2, base.T3, base.T4}
 
@@ -72,7 +72,7 @@ func packExact(b *builder) error {
 		}
 		budget += int(max(bo.opts[0].tokens, bo.opts[bo.n-1].tokens))
 		group := c.Tier
-		if c.NoQuota {
+		if c.Weak {
 			group = base.TierNone // a group of its own, without a quota
 		}
 		tiers[group].blocks = append(tiers[group].blocks, bo)

@@ -9,9 +9,9 @@ import (
 	"github.com/medkb/medkb/internal/base"
 )
 
-// refUtility restates U = F * W * Sim * exp(-lambda*dt), Sim = floor +
-// (1 - floor) * cos with cos clamped to [0, 1], independently of the
-// package's code.
+// refUtility restates U = F * W * Sim * exp(-lambda*dt), Sim = (1 -
+// floor) * cos + floor * C / 20 (no floor for a Weak block), with cos
+// clamped to [0, 1], independently of the package's code.
 func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	f := 1.0
 	if isB && c.NTotal > 0 {
@@ -21,7 +21,10 @@ func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	if !c.Permanent && c.Day != base.NoDay && p.Now != base.NoDay && c.Day < p.Now {
 		dt = float64(p.Now-c.Day) / 365.25
 	}
-	sim := p.SimFloor + (1-p.SimFloor)*math.Min(1, math.Max(s.Sim, 0))
+	sim := (1 - p.SimFloor) * math.Min(1, math.Max(s.Sim, 0))
+	if !c.Weak {
+		sim += p.SimFloor * float64(s.Tokens) / 20
+	}
 	return f * p.Weights[c.Tier-1] * sim * math.Exp(-p.Lambda*dt)
 }
 
@@ -47,11 +50,11 @@ func bruteForce(cands []Candidate, p Params) (shortfall int, utility float64) {
 		walk(i+1, used, u)
 		try := func(s *State, isB bool) {
 			if s.Tokens > 0 && used+s.Tokens <= p.Budget {
-				if !c.NoQuota {
+				if !c.Weak {
 					got[c.Tier]++
 				}
 				walk(i+1, used+s.Tokens, u+refUtility(c, s, p, isB))
-				if !c.NoQuota {
+				if !c.Weak {
 					got[c.Tier]--
 				}
 			}

@@ -27,7 +27,7 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 		c := &cands[it.Index]
 		tokens += it.Tokens
 		utility += it.Utility
-		if !c.NoQuota {
+		if !c.Weak {
 			got[c.Tier]++
 		}
 		if it.ID != c.ID || it.Tier != c.Tier || it.Day != c.Day {
@@ -109,7 +109,7 @@ func randomCandidates(rng *rand.Rand, n int) []Candidate {
 	cands := make([]Candidate, n)
 	for i := range cands {
 		c := Candidate{ID: "c" + string(rune('a'+i%26)) + string(rune('0'+i/26%10)), Tier: base.Tiers[rng.IntN(4)], Rank: rng.IntN(n + 1),
-			NoQuota: rng.IntN(5) == 0, Permanent: rng.IntN(6) == 0}
+			Weak: rng.IntN(5) == 0, Permanent: rng.IntN(6) == 0}
 		c.Day = base.NoDay
 		if rng.IntN(3) > 0 {
 			c.Day = base.Day(18000 + rng.IntN(3000))

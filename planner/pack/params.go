@@ -14,9 +14,10 @@ const (
 	DefaultKmin    = 1
 	DefaultLambda  = 0.1 // per year: a ten-year-old record keeps e^-1 of its utility
 	DefaultEpsilon = 0.0
-	// DefaultSimFloor is the share of its tier-weighted utility a block
-	// keeps when it shares nothing with the query (see Params.SimFloor).
-	DefaultSimFloor = 0.3
+	// DefaultSimFloor is the share of a perfect match's utility that a
+	// state of FloorTokens tokens keeps when it shares nothing with the
+	// query (see Params.SimFloor).
+	DefaultSimFloor = 0.7
 )
 
 // DefaultWeights are the tier weights W(T1..T4) the paper's grid search chose.
@@ -40,8 +41,9 @@ type Params struct {
 	// Epsilon lifts the fidelity of state B: F(B) = min(1, kept/total + Epsilon).
 	Epsilon float64
 	// SimFloor turns a state's cosine to the query into the utility's
-	// Sim: SimFloor + (1 - SimFloor) * cos, cos clamped to [0, 1]. 0 is
-	// the bare cosine; 1 ignores the query. In [0, 1].
+	// Sim: (1 - SimFloor) * cos + SimFloor * Tokens / FloorTokens, with
+	// the state's cosine and tokens, cos clamped to [0, 1]. 0 is the bare
+	// cosine; 1 ignores the query. In [0, 1].
 	SimFloor float64
 	// Now is the reference day for time decay; base.NoDay turns decay off.
 	Now base.Day

@@ -119,7 +119,7 @@ type Drop struct {
 // TierQuota accounts for one tier present among the candidates.
 type TierQuota struct {
 	Tier    base.Tier `json:"tier"`
-	Present int       `json:"present"` // blocks of the tier the quota applies to (a non-empty state, not NoQuota)
+	Present int       `json:"present"` // blocks of the tier the quota applies to (a non-empty state, not Weak)
 	Want    int       `json:"want"`    // min(Kmin, Present)
 	Got     int       `json:"got"`     // of those, blocks packed
 	Met     bool      `json:"met"`
@@ -224,7 +224,7 @@ func (b *builder) finish() *Result {
 		}
 		r.TokensUsed += int(pk.o.tokens)
 		r.Utility += pk.o.utility
-		if !c.NoQuota {
+		if !c.Weak {
 			got[c.Tier]++
 		}
 	}
@@ -250,12 +250,12 @@ func (b *builder) finish() *Result {
 }
 
 // presentPerTier counts, per tier, the blocks the quota applies to: those
-// with a non-empty state and without NoQuota.
+// with a non-empty state and without Weak.
 func presentPerTier(cands []Candidate) [5]int {
 	var n [5]int
 	for i := range cands {
 		c := &cands[i]
-		if !c.NoQuota && (c.A.Tokens > 0 || (c.B != nil && c.B.Tokens > 0)) {
+		if !c.Weak && (c.A.Tokens > 0 || (c.B != nil && c.B.Tokens > 0)) {
 			n[c.Tier]++
 		}
 	}

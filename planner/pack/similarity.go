@@ -1,20 +1,38 @@
 package pack
 
-// sim is the Sim of the utility formula for a state whose cosine to the
-// query is cos: SimFloor + (1 - SimFloor) * cos, with cos clamped to
-// [0, 1].
+// FloorTokens is the length at which a block's floor share equals
+// Params.SimFloor; see sim.
+const FloorTokens = 20
+
+// sim is the Sim of the utility formula for state s of block c:
 //
-// The paper computes Sim as the cosine of sentence-encoder vectors, which
+//	Sim = (1 - SimFloor) * cos + SimFloor * s.Tokens / FloorTokens
+//
+// with cos = s.Sim clamped to [0, 1].
+//
+// The paper's Sim is the bare cosine of sentence-encoder vectors, which
 // gives even unrelated medical texts small positive values. medkb's
 // built-in embedder is lexical and centres unrelated texts on 0, so the
 // bare cosine would give a critical line that shares no word with the
 // query (a potassium value under "most likely diagnosis?") zero utility
-// that no tier weight can lift. The floor keeps a share of the
-// tier-weighted utility for every block; above it the cosine orders the
-// blocks. A high floor lets tier decide and the cosine barely matter,
-// which also lets one-word fragments win on density; DefaultSimFloor was
-// chosen on MedQA vignettes held out from the benchmark's sample
-// (planner/pack/rrce; README, "The similarity floor").
-func (p *Params) sim(cos float64) float64 {
-	return p.SimFloor + (1-p.SimFloor)*min(1, max(cos, 0))
+// that no tier weight can lift. The floor is that missing share, paid per
+// token rather than per block: per block, it made a two-word fragment
+// ("BUN:", "33%") worth as much as a whole lab panel and so the densest
+// item in the pool. Per token, it adds the same density, W * SimFloor /
+// FloorTokens, to every state of a tier: within a tier the cosine per
+// token alone orders the blocks, across tiers the weights decide unless
+// the cosine says otherwise. A state B is costed like any text, so
+// compression pays off through its cosine and its fit, not through a
+// floor earned by the words it dropped. DefaultSimFloor was chosen on
+// MedQA vignettes held out from the benchmark's sample (planner/pack/rrce;
+// README, "The similarity floor").
+//
+// A Weak block gets no floor: it is in the pool only because a retriever
+// found it faintly similar, and has no standing as evidence beyond that.
+func (p *Params) sim(c *Candidate, s *State) float64 {
+	u := (1 - p.SimFloor) * min(1, max(s.Sim, 0))
+	if c.Weak {
+		return u
+	}
+	return u + p.SimFloor*float64(s.Tokens)/FloorTokens
 }

@@ -73,7 +73,7 @@ func packUniform(b *builder) {
 // utilityAOption is state A cut to the given tokens; its utility shrinks
 // in proportion (the caller has no vector for the cut text).
 func utilityAOption(i int, c *Candidate, p *Params, tokens int) option {
-	full := blockScale(c, p) * p.sim(c.A.Sim)
+	full := blockScale(c, p) * p.sim(c, &c.A)
 	s := State{Tokens: tokens}
 	return newOption(i, &s, StateA, full*min(1, float64(tokens)/float64(c.A.Tokens)))
 }

@@ -69,10 +69,10 @@ func blockScale(c *Candidate, p *Params) float64 {
 func appendStates(dst []option, i int, c *Candidate, p *Params) []option {
 	scale := blockScale(c, p)
 	if c.A.Tokens > 0 {
-		dst = append(dst, newOption(i, &c.A, StateA, scale*p.sim(c.A.Sim)))
+		dst = append(dst, newOption(i, &c.A, StateA, scale*p.sim(c, &c.A)))
 	}
 	if c.B != nil && c.B.Tokens > 0 {
-		u := fidelityB(c, p.Epsilon) * scale * p.sim(c.B.Sim)
+		u := fidelityB(c, p.Epsilon) * scale * p.sim(c, c.B)
 		dst = append(dst, newOption(i, c.B, StateB, u))
 	}
 	return dst

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
 )
 
 // ErrCase is returned (wrapped, with file:line) when a case file holds a
@@ -87,6 +88,31 @@ func ReadCasesFile(path string) ([]Case, error) {
 	}
 	defer f.Close()
 	return ReadCases(f, path)
+}
+
+// WithRecordInQuery returns copies of the cases whose query starts with
+// their signal segments' texts, in order, as a MedQA question carries its
+// vignette: the style of query under which the similarity can find a
+// case's own segments. The input is not modified.
+func WithRecordInQuery(cases []Case) []Case {
+	out := make([]Case, len(cases))
+	for i, c := range cases {
+		var sb strings.Builder
+		sep := " "
+		if text.Lang(c.Query) == "zh" {
+			sep = ""
+		}
+		for _, s := range c.Segments {
+			if s.Signal {
+				sb.WriteString(s.Text)
+				sb.WriteString(sep)
+			}
+		}
+		sb.WriteString(c.Query)
+		c.Query = sb.String()
+		out[i] = c
+	}
+	return out
 }
 
 func (c *Case) check() error {

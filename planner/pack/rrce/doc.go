@@ -49,13 +49,13 @@
 //
 //   - hash-v1 cosines are lexical overlap, centred on 0; unrelated but
 //     critical lines (a potassium value against a "most likely
-//     diagnosis?" query) get cosines <= 0. Sim is floor + (1 - floor) *
-//     cos (pack.Params.SimFloor): a low floor lets the cosine separate a
-//     case's own lines from other cases' when the query holds the
-//     vignette; a high one keeps tier first when it does not
+//     diagnosis?" query) get cosines <= 0. Sim is (1 - floor) * cos +
+//     floor * tokens / 20 (pack.Params.SimFloor): a low floor lets the
+//     cosine separate a case's own lines from other cases' when the query
+//     holds the vignette; a high one keeps tier first when it does not
 //     (MedQASample.QuestionOnly). The default was chosen on the
 //     validation sample over both query styles (README, "The similarity
-//     floor").
+//     floor"). WithRecordInQuery gives a case file the first style.
 //   - Exact maximises utility, so it never packs zero-utility blocks and
 //     can retain fewer of them than Ebm, which fills spare room.
 //   - MedQA vignettes carry no dates, so lambda has no effect on them.

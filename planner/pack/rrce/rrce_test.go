@@ -251,24 +251,49 @@ func FuzzReadCases(f *testing.F) {
 // 30 Chinese records written for medkb, each asked about with a
 // clinician's question that repeats none of its findings. With the lexical
 // embedder similarity then says almost nothing, and tier and cost decide.
+// TestChineseCases pins the report on the Chinese records, asked with a
+// clinician's question and with the record in the query.
 func TestChineseCases(t *testing.T) {
 	cases, err := ReadCasesFile(filepath.Join("..", "..", "..", "testdata", "bench", "cases_zh.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Prepare(context.Background(), cases, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
+	for name, cs := range map[string][]Case{
+		"report_zh.golden":        cases,
+		"report_zh_record.golden": WithRecordInQuery(cases),
+	} {
+		s, err := Prepare(context.Background(), cs, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := s.Run(DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var table strings.Builder
+		if err := rep.WriteTable(&table); err != nil {
+			t.Fatal(err)
+		}
+		golden.File(t, filepath.Join("testdata", name), table.String())
 	}
-	rep, err := s.Run(DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
+}
+
+func TestWithRecordInQuery(t *testing.T) {
+	cases := []Case{
+		{ID: "en", Query: "Most likely diagnosis?", Segments: []Segment{
+			{ID: "a", Text: "Troponin 2.3 ng/mL.", Signal: true}, {ID: "n", Text: "Parking is free."}, {ID: "b", Text: "ST elevation in V1-V4.", Signal: true}}},
+		{ID: "zh", Query: "下一步如何处理？", Segments: []Segment{{ID: "a", Text: "肌钙蛋白2.3ng/mL。", Signal: true}}},
 	}
-	var table strings.Builder
-	if err := rep.WriteTable(&table); err != nil {
-		t.Fatal(err)
+	got := WithRecordInQuery(cases)
+	if want := "Troponin 2.3 ng/mL. ST elevation in V1-V4. Most likely diagnosis?"; got[0].Query != want {
+		t.Errorf("English query %q, want %q", got[0].Query, want)
 	}
-	golden.File(t, filepath.Join("testdata", "report_zh.golden"), table.String())
+	if want := "肌钙蛋白2.3ng/mL。下一步如何处理？"; got[1].Query != want {
+		t.Errorf("Chinese query %q, want %q", got[1].Query, want)
+	}
+	if cases[0].Query != "Most likely diagnosis?" || len(got[0].Segments) != 3 {
+		t.Errorf("input modified or segments lost: %+v", got[0])
+	}
 }
 
 func TestTune(t *testing.T) {

@@ -11,7 +11,7 @@ var (
 	EpsilonGrid = []float64{0, 0.02, 0.05, 0.1, 0.2}
 	// SimFloorGrid is medkb's third stage (pack.Params.SimFloor), not
 	// the paper's.
-	SimFloorGrid = []float64{0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5}
+	SimFloorGrid = []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9}
 )
 
 // TuneRow is one grid point and what Ebm achieved with it.
