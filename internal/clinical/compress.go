@@ -24,7 +24,10 @@ import (
 // A sentence without keys is kept whole when it states a result in words
 // (shows, reveals, diagnosis, impression, consistent with, 示, 诊断, 提示:
 // "Biopsy shows adenocarcinoma, moderately differentiated") and dropped
-// otherwise ("Clinical correlation is recommended", "建议定期随访").
+// otherwise ("Clinical correlation is recommended"); in Chinese it is kept
+// unless it is advice, report boilerplate ("建议定期随访") or an abstract's
+// aim or method, because a Chinese diagnosis needs no verb
+// ("浸润性腺癌，腺泡为主型。").
 //
 // Fragments are joined with "; " (Chinese: "；").
 //
@@ -48,7 +51,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		var inSentence [][2]int
 		inSentence, rest = spansWithin(rest, sent)
 		if len(inSentence) == 0 {
-			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) {
+			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) || zh && !statesNoFinding(sentence) {
 				frags = append(frags, trimEnd(sentence))
 			}
 			continue
@@ -128,6 +131,20 @@ var conclusionTerms = compileTerms([]string{
 	"consistent with", "compatible with", "suggestive of", "diagnostic of",
 	"示", "诊断", "结论", "印象", "考虑", "符合",
 })
+
+// noFindingTerms mark the Chinese sentences that carry no finding:
+// advice, follow-up and report boilerplate, and the aim, background and
+// method sections of an abstract. A Chinese diagnosis is often written
+// without a verb ("浸润性腺癌，腺泡为主型。"), so in Chinese only these
+// keyless sentences are dropped, not every sentence that states no result.
+var noFindingTerms = compileTerms([]string{
+	"建议", "请结合", "结合临床", "随访", "复查", "复诊", "必要时", "供参考", "仅供", "如有疑问",
+	"签名", "报告医师", "审核医师", "报告日期", "检查日期", "患者一般情况", "目的：", "背景：", "方法：",
+})
+
+func statesNoFinding(s string) bool {
+	return noFindingTerms.each(s, asciiLower(s), func(int, int) bool { return true })
+}
 
 // trimEnd drops the closing punctuation of a sentence or clause kept whole.
 func trimEnd(s string) string {

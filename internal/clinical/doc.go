@@ -25,11 +25,13 @@
 // findings, allergy statements. Each key is a substring of the text as
 // written, so whether a packed context still carries it is a
 // strings.Contains. Compress keeps the clauses that carry keys, cut down to
-// the keys and the words that name them, the other clauses of those
-// sentences whole (findings without numbers: "心房颤动", "边界清"), and the
-// sentences that state a result in words ("Biopsy shows adenocarcinoma");
-// it drops headings and the sentences that carry neither ("Clinical
-// correlation is recommended"). Its nEntity/nTotal is the F(B) of the
+// the keys and the words that name them (Chinese clauses whole), the
+// other clauses of those sentences whole (findings without numbers:
+// "心房颤动", "边界清"), and the sentences that state a result in words
+// ("Biopsy shows adenocarcinoma"; in Chinese every sentence but advice and
+// boilerplate, since a diagnosis needs no verb there); it drops headings
+// and the sentences that carry neither ("Clinical correlation is
+// recommended"). Its nEntity/nTotal is the F(B) of the
 // packer's utility. F(B) counts only keys, so a compression that dropped
 // a finding without a number would look lossless to the packer: that is
 // why clauses are dropped only with their whole sentence.
