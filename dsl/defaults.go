@@ -14,7 +14,7 @@ const (
 	defaultKmin        = 1
 	defaultLambda      = 0.1 // per year
 	defaultEpsilon     = 0
-	defaultFloor       = 0.7 // similarity floor; planner tests hold it to pack.DefaultSimFloor
+	defaultFloor       = 0.5 // similarity floor; planner tests hold it to pack.DefaultSimFloor
 	defaultLimit       = 10  // without PACK; with PACK there is no cap
 
 	maxK        = 10_000

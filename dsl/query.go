@@ -118,7 +118,7 @@ const (
 	ParamWeights     Param = "pack.weights"  // (2.5, 2.5, 1, 1)
 	ParamLambda      Param = "pack.lambda"   // 0.1 per year
 	ParamEpsilon     Param = "pack.epsilon"  // 0
-	ParamFloor       Param = "pack.floor"    // 0.7
+	ParamFloor       Param = "pack.floor"    // 0.5
 	ParamStrategy    Param = "pack.strategy" // ebm
 	ParamNow         Param = "pack.now"      // time of execution
 	ParamLimit       Param = "limit"         // 10, or none with PACK

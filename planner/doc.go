@@ -36,7 +36,7 @@
 // packer applies the similarity floor), marking allergies and genetic
 // results permanent, and marking weak vector-only hits pack.Candidate.Weak
 // (no tier quota, no similarity floor) unless the query keeps one
-// patient's records (see quotaFloor);
+// patient's records (see weakShare);
 // without PACK the top LIMIT fused chunks are returned in full.
 //
 // The Result lists every item with its provenance, every dropped candidate

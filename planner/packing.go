@@ -14,7 +14,7 @@ import (
 // the entities, not an observation of the patient.
 const pathTier = base.T3
 
-// quotaFloor: a chunk that only the vector arm found is weak
+// weakShare: a chunk that only the vector arm found is weak
 // (pack.Candidate.Weak) when its cosine is below this share of the arm's
 // best, unless the query keeps one patient's records. The vector arm
 // always returns k chunks however unrelated its tail, and the quota would
@@ -24,11 +24,11 @@ const pathTier = base.T3
 // its cosine. Within one patient's record every chunk is that patient's
 // evidence, and an allergy that shares no word with the question is the
 // very block the quota is for.
-const quotaFloor = 0.5
+const weakShare = 0.5
 
-// weakVectorHit reports whether c falls under the quota floor.
+// weakVectorHit reports whether c is a weak hit (see weakShare).
 func weakVectorHit(c *candidate, bestCos float64) bool {
-	return c.path == nil && c.BM25 == nil && c.Vector != nil && c.Vector.Score < quotaFloor*bestCos
+	return c.path == nil && c.BM25 == nil && c.Vector != nil && c.Vector.Score < weakShare*bestCos
 }
 
 // onePatient reports whether every arm keeps one patient's records only
@@ -57,7 +57,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 			bestCos = max(bestCos, c.Vector.Score)
 		}
 	}
-	onePatient := x.p.onePatient() // no hit is weak then: see quotaFloor
+	onePatient := x.p.onePatient() // no hit is weak then: see weakShare
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
 	for i, c := range cands {

@@ -35,7 +35,7 @@ func (f *caseFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.goldTiers, "gold-tiers", false, "pack with the cases' given tiers instead of medkb's classifier")
 	c.Flags().BoolVar(&f.validation, "validation", false, "with --medqa: the n vignettes after the sample instead, disjoint from it (for tuning)")
 	c.Flags().BoolVar(&f.question, "question-only", false, "with --medqa: query with the final question and the options, not the whole vignette")
-	c.Flags().BoolVar(&f.record, "record-in-query", false, "with --cases: put each case's signal segments before its query, as a MedQA question carries its vignette")
+	c.Flags().BoolVar(&f.record, "record-in-query", false, "with --cases: put each case's segments before its query, as a MedQA question carries its vignette")
 }
 
 // suite reads the cases and prepares their candidates.
@@ -76,7 +76,7 @@ func benchPackCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var floor float64
 	c := &cobra.Command{
-		Use:   "pack (--cases F.jsonl | --medqa F) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.7] [--gold-tiers] [--svg FILE] [--json]",
+		Use:   "pack (--cases F.jsonl [--record-in-query] | --medqa F [--validation] [--question-only]) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.5] [--gold-tiers] [--svg FILE] [--json]",
 		Short: "RRCE of EBM-Pack, the exact optimum and the paper's baselines at several windows",
 		Long: `Adds noise to every case at 1:N (40% templated boilerplate in the case's
 language, 30% fragments of other cases, 30% splices of two), shuffles with a
@@ -124,7 +124,8 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 	cf.register(c)
 	c.Flags().StringVar(&windows, "windows", "256,512,1024,2048", "token windows, comma-separated")
 	c.Flags().StringVar(&svg, "svg", "", "also draw RRCE against window as an SVG file")
-	c.Flags().Float64Var(&floor, "floor", pack.DefaultSimFloor, "similarity floor: Sim = (1 - floor) * cosine + floor * tokens / 20, in [0, 1]")
+	c.Flags().Float64Var(&floor, "floor", pack.DefaultSimFloor,
+		fmt.Sprintf("similarity floor in [0, 1]: Sim = (1 - floor) * cosine + floor * tokens / %d", pack.FloorTokens))
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }

@@ -16,10 +16,10 @@ import (
 //     whole, because it is already short (。，； end it) and without word
 //     boundaries no fixed window finds where a name begins: eight
 //     characters cut "幽门螺杆菌尿素呼气试验阳性" to "杆菌尿素呼气试验阳性";
-//   - every other clause whole but a heading ("血常规："): in a findings
-//     sentence it is a finding without a number ("心房颤动", "边界清",
-//     "which gave him hives"), and dropping it would lose what the
-//     packer believes state B keeps.
+//   - every other clause whole but a heading ("Laboratory studies:"): in
+//     a findings sentence it is a finding without a number ("心房颤动",
+//     "边界清", "which gave him hives"), and dropping it would lose what
+//     the packer believes state B keeps.
 //
 // A sentence without keys is kept whole when it states a result in words
 // (shows, reveals, diagnosis, impression, consistent with, 示, 诊断, 提示:
@@ -56,7 +56,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			}
 			continue
 		}
-		for _, cl := range clauseSpans(s, sent, inSentence) {
+		for _, cl := range clauseSpans(s, sent, inSentence, zh) {
 			var inClause [][2]int
 			inClause, inSentence = spansWithin(inSentence, cl)
 			clause := s[cl[0]:cl[1]]
@@ -82,10 +82,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 	return b, nEntity, len(keys)
 }
 
-// sentenceSpans returns the byte spans of the sentences of s. A Chinese
-// semicolon ends a sentence for text.Sentences but only a clause here:
-// "病理：低分化腺癌；HER2（0）" is one finding whose diagnosis has no key,
-// and must not be dropped as a sentence of its own.
+// sentenceSpans returns the byte spans of the sentences of s.
 func sentenceSpans(s string) [][2]int {
 	var out [][2]int
 	cursor := 0
@@ -94,10 +91,6 @@ func sentenceSpans(s string) [][2]int {
 		// only, so the first match from the cursor is the sentence itself.
 		start := cursor + strings.Index(s[cursor:], sentence)
 		cursor = start + len(sentence)
-		if n := len(out); n > 0 && strings.HasSuffix(s[out[n-1][0]:out[n-1][1]], "；") {
-			out[n-1][1] = cursor
-			continue
-		}
 		out = append(out, [2]int{start, cursor})
 	}
 	return out
@@ -138,12 +131,13 @@ var conclusionTerms = compileTerms([]string{
 // without a verb ("浸润性腺癌，腺泡为主型。"), so in Chinese only these
 // keyless sentences are dropped, not every sentence that states no result.
 var noFindingTerms = compileTerms([]string{
-	"建议", "请结合", "结合临床", "随访", "复查", "复诊", "必要时", "供参考", "仅供", "如有疑问",
-	"签名", "报告医师", "审核医师", "报告日期", "检查日期", "患者一般情况", "目的：", "背景：", "方法：",
+	"建议", "请结合临床", "结合临床", "定期随访", "门诊随访", "随访观察", "必要时", "供参考", "仅供",
+	"如有疑问", "签名", "报告医师", "审核医师", "报告日期", "检查日期", "一般情况可", "一般情况良好",
+	"目的：", "目的:", "背景：", "背景:", "方法：", "方法:",
 })
 
 func statesNoFinding(s string) bool {
-	return noFindingTerms.each(s, asciiLower(s), func(int, int) bool { return true })
+	return noFindingTerms.any(s)
 }
 
 // trimEnd drops the closing punctuation of a sentence or clause kept whole.
@@ -161,14 +155,16 @@ func statesResult(s string) bool {
 	if isHeading(s) {
 		return false
 	}
-	return conclusionTerms.each(s, asciiLower(s), func(int, int) bool { return true })
+	return conclusionTerms.any(s)
 }
 
 // clauseSpans splits the sentence s[sent[0]:sent[1]] at commas and
 // semicolons, but never inside a key (the comma of 16,400, a finding's
-// object) or brackets ("阳性（75%，2+/3+）"), and returns the trimmed
-// clauses' spans.
-func clauseSpans(s string, sent [2]int, keys [][2]int) [][2]int {
+// object) nor, in Chinese (zh), inside closed brackets: a Chinese clause
+// is kept whole, so "阳性（75%，2+/3+）" stays one. (An English clause is
+// cut down to its keys; "(hemolyzed, repeat pending)" must stay clauses of
+// their own to survive.) It returns the trimmed clauses' spans.
+func clauseSpans(s string, sent [2]int, keys [][2]int, zh bool) [][2]int {
 	var out [][2]int
 	add := func(start, end int) {
 		for start < end && isSpaceByte(s[start]) {
@@ -187,10 +183,11 @@ func clauseSpans(s string, sent [2]int, keys [][2]int) [][2]int {
 		for len(keys) > 0 && keys[0][1] <= i {
 			keys = keys[1:]
 		}
-		switch r {
-		case '(', '（', '[', '【':
+		switch {
+		case !zh:
+		case strings.ContainsRune("(（[【", r) && strings.ContainsAny(s[i+size:sent[1]], ")）]】"):
 			depth++
-		case ')', '）', ']', '】':
+		case strings.ContainsRune(")）]】", r):
 			depth = max(0, depth-1)
 		}
 		insideKey := len(keys) > 0 && keys[0][0] <= i
@@ -206,10 +203,11 @@ func clauseSpans(s string, sent [2]int, keys [][2]int) [][2]int {
 
 func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
-// Context kept around a key, in units: Latin words or CJK characters. A
-// value needs the name before it ("creatinine 2.8 mg/dL", "丙氨酸氨基转移酶
-// 18U/L"); a finding names itself ("尿蛋白（+++）", "positive for TTF-1") and
-// gets at most one word of context.
+// Context kept around a key, in units: Latin words or CJK characters (a
+// text that is not Chinese overall may still name a value in Chinese,
+// "血气分析：pH 7.21"). A value needs the name before it ("creatinine 2.8
+// mg/dL"); a finding names itself ("positive for TTF-1") and gets at most
+// one word of context.
 const (
 	wordsBefore        = 3 // content words naming a value (fillers skipped)
 	cjkBefore          = 8 // CJK characters naming a value

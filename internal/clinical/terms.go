@@ -54,6 +54,11 @@ func compileTerms(list []string) terms {
 	return t
 }
 
+// any reports whether some term occurs in s.
+func (t *terms) any(s string) bool {
+	return t.each(s, asciiLower(s), func(int, int) bool { return true })
+}
+
 // each calls visit with the span of every occurrence of every term in s
 // (lower is asciiLower(s)) until visit returns true, and reports whether it
 // did.

@@ -34,7 +34,7 @@ var TypeTable = []TypeEntry{
 	{"systematic review", base.T1, []string{"系统评价", "系统综述"}, "literature: top of the evidence hierarchy"},
 	{"guideline", base.T1, []string{"guidelines", "clinical practice guideline", "指南", "临床指南", "诊疗指南"}, "literature: evidence-based synthesis of reviews (medkb's choice)"},
 	{"lab", base.T2, []string{"labs", "laboratory", "lab test", "blood test", "检验", "化验", "实验室检查", "实验室", "检验结果", "血常规", "生化", "尿常规", "血气分析", "凝血功能", "肝功能", "肾功能", "培养", "药敏"}, "objective examination"},
-	{"auxiliary examination", base.T2, []string{"investigations", "辅助检查", "辅检", "检查结果", "实验室及辅助检查"}, "objective examination: labs and imaging together"},
+	{"auxiliary examination", base.T2, []string{"investigations", "辅助检查", "辅检", "实验室及辅助检查"}, "objective examination: labs and imaging together"},
 	{"imaging", base.T2, []string{"radiology", "影像", "影像学", "放射"}, "objective examination"},
 	{"ct", base.T2, []string{"ct scan", "computed tomography", "增强ct"}, "objective examination"},
 	{"mri", base.T2, []string{"mr", "magnetic resonance", "磁共振", "核磁", "核磁共振"}, "objective examination"},

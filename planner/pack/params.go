@@ -17,7 +17,7 @@ const (
 	// DefaultSimFloor is the share of a perfect match's utility that a
 	// state of FloorTokens tokens keeps when it shares nothing with the
 	// query (see Params.SimFloor).
-	DefaultSimFloor = 0.7
+	DefaultSimFloor = 0.5
 )
 
 // DefaultWeights are the tier weights W(T1..T4) the paper's grid search chose.

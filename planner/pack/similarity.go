@@ -19,20 +19,29 @@ const FloorTokens = 20
 // token rather than per block: per block, it made a two-word fragment
 // ("BUN:", "33%") worth as much as a whole lab panel and so the densest
 // item in the pool. Per token, it adds the same density, W * SimFloor /
-// FloorTokens, to every state of a tier: within a tier the cosine per
-// token alone orders the blocks, across tiers the weights decide unless
-// the cosine says otherwise. A state B is costed like any text, so
-// compression pays off through its cosine and its fit, not through a
-// floor earned by the words it dropped. DefaultSimFloor was chosen on
-// MedQA vignettes held out from the benchmark's sample (planner/pack/rrce;
-// README, "The similarity floor").
+// FloorTokens before decay and F(B), to every state of a tier: within a
+// tier the cosine per token orders the blocks, across tiers the weights
+// decide unless the cosine says otherwise. A state B is costed like any
+// text, so compression pays off through its cosine and its fit, not
+// through a floor earned by the words it dropped. DefaultSimFloor was
+// chosen on MedQA vignettes held out from the benchmark's sample
+// (planner/pack/rrce; README, "The similarity floor").
 //
 // A Weak block gets no floor: it is in the pool only because a retriever
 // found it faintly similar, and has no standing as evidence beyond that.
 func (p *Params) sim(c *Candidate, s *State) float64 {
-	u := (1 - p.SimFloor) * min(1, max(s.Sim, 0))
+	return p.simPerToken(c, s) * float64(s.Tokens)
+}
+
+// simPerToken is sim divided by s.Tokens (> 0), computed term by term so
+// that states of one tier that differ only in length get exactly the same
+// density: the floor term is the same constant for all of them, where
+// sim/tokens would round differently for 41 and 42 tokens and let float
+// noise, not the documented tie-breaks, order them.
+func (p *Params) simPerToken(c *Candidate, s *State) float64 {
+	d := (1 - p.SimFloor) * min(1, max(s.Sim, 0)) / float64(s.Tokens)
 	if c.Weak {
-		return u
+		return d
 	}
-	return u + p.SimFloor*float64(s.Tokens)/FloorTokens
+	return d + p.SimFloor/FloorTokens
 }

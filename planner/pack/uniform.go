@@ -75,7 +75,8 @@ func packUniform(b *builder) {
 func utilityAOption(i int, c *Candidate, p *Params, tokens int) option {
 	full := blockScale(c, p) * p.sim(c, &c.A)
 	s := State{Tokens: tokens}
-	return newOption(i, &s, StateA, full*min(1, float64(tokens)/float64(c.A.Tokens)))
+	u := full * min(1, float64(tokens)/float64(c.A.Tokens))
+	return newOption(i, &s, StateA, u, u/float64(tokens))
 }
 
 func aOnlyOrEmpty(c *Candidate) Reason {

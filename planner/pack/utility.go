@@ -31,12 +31,12 @@ func (o *option) state() StateID {
 	return StateA
 }
 
-func newOption(i int, s *State, id StateID, utility float64) option {
+func newOption(i int, s *State, id StateID, utility, density float64) option {
 	ref := int32(i) << 1
 	if id == StateB {
 		ref |= 1
 	}
-	return option{density: utility / float64(s.Tokens), utility: utility, ref: ref, tokens: int32(s.Tokens)}
+	return option{density: density, utility: utility, ref: ref, tokens: int32(s.Tokens)}
 }
 
 // decay returns exp(-lambda*dt) with dt in years before p.Now; a block
@@ -69,11 +69,11 @@ func blockScale(c *Candidate, p *Params) float64 {
 func appendStates(dst []option, i int, c *Candidate, p *Params) []option {
 	scale := blockScale(c, p)
 	if c.A.Tokens > 0 {
-		dst = append(dst, newOption(i, &c.A, StateA, scale*p.sim(c, &c.A)))
+		dst = append(dst, newOption(i, &c.A, StateA, scale*p.sim(c, &c.A), scale*p.simPerToken(c, &c.A)))
 	}
 	if c.B != nil && c.B.Tokens > 0 {
-		u := fidelityB(c, p.Epsilon) * scale * p.sim(c, c.B)
-		dst = append(dst, newOption(i, c.B, StateB, u))
+		scaleB := fidelityB(c, p.Epsilon) * scale
+		dst = append(dst, newOption(i, c.B, StateB, scaleB*p.sim(c, c.B), scaleB*p.simPerToken(c, c.B)))
 	}
 	return dst
 }
@@ -95,8 +95,9 @@ func appendOptions(dst []option, cands []Candidate, p *Params) []option {
 // inverted bits of a non-negative float64 order like the float,
 // descending, and their low bits are replaced by the pool index.
 // Densities that agree in all but those low bits form runs, which are
-// then put in exact order with the full comparison. Such runs are rare
-// except among zero densities.
+// then put in exact order with the full comparison. Runs are common: the
+// states of one tier and age that share nothing with the query all have
+// the floor's density.
 func sortByDensity(pool []option, cands []Candidate, keys []uint64, order []int32) ([]uint64, []int32) {
 	mask := uint64(1)<<bits.Len(uint(len(pool))) - 1
 	keys = resize(keys, len(pool))

@@ -91,9 +91,11 @@ func ReadCasesFile(path string) ([]Case, error) {
 }
 
 // WithRecordInQuery returns copies of the cases whose query starts with
-// their signal segments' texts, in order, as a MedQA question carries its
+// the texts of their segments, in order, as a MedQA question carries its
 // vignette: the style of query under which the similarity can find a
-// case's own segments. The input is not modified.
+// case's own segments. Every segment of the case goes in, signal or not,
+// so the gold labels do not leak into the query (noise is added later).
+// The input is not modified.
 func WithRecordInQuery(cases []Case) []Case {
 	out := make([]Case, len(cases))
 	for i, c := range cases {
@@ -103,10 +105,8 @@ func WithRecordInQuery(cases []Case) []Case {
 			sep = ""
 		}
 		for _, s := range c.Segments {
-			if s.Signal {
-				sb.WriteString(s.Text)
-				sb.WriteString(sep)
-			}
+			sb.WriteString(s.Text)
+			sb.WriteString(sep)
 		}
 		sb.WriteString(c.Query)
 		c.Query = sb.String()

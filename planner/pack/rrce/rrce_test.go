@@ -249,10 +249,9 @@ func FuzzReadCases(f *testing.F) {
 
 // TestChineseCases pins the benchmark on testdata/bench/cases_zh.jsonl:
 // 30 Chinese records written for medkb, each asked about with a
-// clinician's question that repeats none of its findings. With the lexical
-// embedder similarity then says almost nothing, and tier and cost decide.
-// TestChineseCases pins the report on the Chinese records, asked with a
-// clinician's question and with the record in the query.
+// clinician's question that repeats none of its findings (with the lexical
+// embedder similarity then says almost nothing, and tier and cost decide),
+// and again with the record in the query.
 func TestChineseCases(t *testing.T) {
 	cases, err := ReadCasesFile(filepath.Join("..", "..", "..", "testdata", "bench", "cases_zh.jsonl"))
 	if err != nil {
@@ -285,7 +284,7 @@ func TestWithRecordInQuery(t *testing.T) {
 		{ID: "zh", Query: "下一步如何处理？", Segments: []Segment{{ID: "a", Text: "肌钙蛋白2.3ng/mL。", Signal: true}}},
 	}
 	got := WithRecordInQuery(cases)
-	if want := "Troponin 2.3 ng/mL. ST elevation in V1-V4. Most likely diagnosis?"; got[0].Query != want {
+	if want := "Troponin 2.3 ng/mL. Parking is free. ST elevation in V1-V4. Most likely diagnosis?"; got[0].Query != want {
 		t.Errorf("English query %q, want %q", got[0].Query, want)
 	}
 	if want := "肌钙蛋白2.3ng/mL。下一步如何处理？"; got[1].Query != want {
