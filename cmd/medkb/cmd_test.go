@@ -197,6 +197,12 @@ func TestBenchPackAndTune(t *testing.T) {
 	if code, _, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--floor", "1.5"); code != 1 || !strings.Contains(errOut, "--floor 1.5 must be in [0, 1]") {
 		t.Fatalf("bench pack --floor 1.5: %d %s", code, errOut)
 	}
+	if code, out, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--record-in-query", "--windows", "512"); code != 0 || !strings.Contains(out, "ebm") {
+		t.Fatalf("bench pack --record-in-query: %d %s %s", code, out, errOut)
+	}
+	if code, _, errOut := cli(t, "", "bench", "pack", "--medqa", cases, "--record-in-query"); code != 1 || !strings.Contains(errOut, "--record-in-query needs --cases") {
+		t.Fatalf("bench pack --medqa --record-in-query: %d %s", code, errOut)
+	}
 	if code, _, errOut := cli(t, "", "tune", "--cases", cases, "--validation"); code != 1 || !strings.Contains(errOut, "need --medqa") {
 		t.Fatalf("tune --cases --validation: %d %s", code, errOut)
 	}

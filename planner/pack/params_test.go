@@ -89,25 +89,26 @@ func TestZeroWeightsMeanDefault(t *testing.T) {
 
 // TestSimFloor checks Sim = (1 - floor) * cos + floor * C / 20, cos
 // clamped to [0, 1], C the state's own tokens: floor 0 is the bare
-// cosine, floor 1 ignores the query, and a state B earns no floor for the
-// words it dropped.
+// cosine, floor 1 ignores the query, a state B earns no floor for the
+// words it dropped, and a Weak block earns none at all.
 func TestSimFloor(t *testing.T) {
 	for _, tc := range []struct {
-		floor, cos float64
-		tokens     int
-		onlyB      bool
-		want       float64
+		floor, cos  float64
+		tokens      int
+		onlyB, weak bool
+		want        float64
 	}{
-		{0, 0.4, 20, false, 0.4},
-		{0, -0.3, 20, false, 0},
-		{0.2, 0.5, 20, false, 0.6},
-		{0.2, 0.5, 40, false, 0.8},
-		{0.2, -0.5, 10, false, 0.1},
-		{0.2, 1.5, 20, false, 1},
-		{1, 0.1, 20, false, 1},
-		{0.5, 0, 40, true, 0.1}, // B's own 4 tokens, not A's 40
+		{0, 0.4, 20, false, false, 0.4},
+		{0, -0.3, 20, false, false, 0},
+		{0.2, 0.5, 20, false, false, 0.6},
+		{0.2, 0.5, 40, false, false, 0.8},
+		{0.2, -0.5, 10, false, false, 0.1},
+		{0.2, 1.5, 20, false, false, 1},
+		{1, 0.1, 20, false, false, 1},
+		{0.5, 0, 40, true, false, 0.1}, // B's own 4 tokens, not A's 40
+		{0.5, 0.4, 40, false, true, 0.2},
 	} {
-		c := Candidate{ID: "a", Tier: base.T4, Day: base.NoDay, A: State{Text: "a", Tokens: tc.tokens, Sim: tc.cos}}
+		c := Candidate{ID: "a", Tier: base.T4, Day: base.NoDay, Weak: tc.weak, A: State{Text: "a", Tokens: tc.tokens, Sim: tc.cos}}
 		if tc.onlyB {
 			c.Tier = base.T1
 			c.B = &State{Text: "b", Tokens: 4, Sim: tc.cos}
@@ -124,7 +125,7 @@ func TestSimFloor(t *testing.T) {
 			t.Fatal(err)
 		}
 		if math.Abs(r.Utility-tc.want) > 1e-12 {
-			t.Errorf("floor %v cos %v tokens %d: utility %v, want %v", tc.floor, tc.cos, tc.tokens, r.Utility, tc.want)
+			t.Errorf("floor %v cos %v tokens %d weak %v: utility %v, want %v", tc.floor, tc.cos, tc.tokens, tc.weak, r.Utility, tc.want)
 		}
 	}
 }
