@@ -228,13 +228,15 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 		w := store.DocWrite{Doc: d, TierGiven: tierGiven}
 		pieces := text.Chunk(d.Text, db.opts.chunkTokens(), db.tok)
 		for _, piece := range pieces {
+			// The chunk's own classification (type, else its text) says
+			// whether it is permanent and, for an untyped note spanning
+			// chunks, its tier: one CT mentioned in a long narrative must
+			// not lift the whole note to T2.
+			own, why := clinical.Classify(d.Type, base.TierNone, piece)
 			c := base.Chunk{Tier: d.Tier, Text: piece, TokensA: db.tok.Count(piece), Keys: clinical.Keys(piece),
-				Permanent: clinical.Permanent(d.Type, piece)}
+				Permanent: why.Permanent()}
 			if !given && len(pieces) > 1 {
-				// An untyped note spanning chunks: tier each chunk by its own
-				// text, so one CT mentioned in a long narrative does not lift
-				// the whole note to T2.
-				c.Tier, _ = clinical.Classify("", base.TierNone, piece)
+				c.Tier = own
 			}
 			c.NTotal = len(c.Keys)
 			if c.Tier == base.T1 || c.Tier == base.T2 {

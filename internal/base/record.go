@@ -40,7 +40,7 @@ type Chunk struct {
 	NEntity int
 	NTotal  int
 	// Permanent marks evidence that does not age (an allergy, a genetic
-	// result): time decay spares it. See clinical.Permanent.
+	// result): time decay spares it. See clinical.Reason.Permanent.
 	Permanent bool
 }
 

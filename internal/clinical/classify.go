@@ -47,15 +47,16 @@ func Classify(typ string, tier base.Tier, text string) (base.Tier, Reason) {
 	return base.T4, Reason{By: ByTextRule, Name: FallbackRule}
 }
 
-// Permanent reports whether evidence stays true however old its record is:
-// a documented allergy or a genetic result. The type decides when the type
-// table knows it; else the first text rule that fires on text. Time decay
-// spares such evidence (pack.Candidate.Permanent): the paper opens with a
+// Permanent reports whether evidence classified for reason r stays true
+// however old its record is: a documented allergy or a genetic result.
+// Ask it of Classify(typ, base.TierNone, text), so that the type decides
+// when the type table knows it, else the first text rule that fires (an
+// explicit tier says nothing about permanence). Time decay spares such
+// evidence (pack.Candidate.Permanent): the paper opens with a
 // ten-year-old penicillin anaphylaxis that must not lose to yesterday's
 // cough.
-func Permanent(typ, text string) bool {
-	_, why := Classify(typ, base.TierNone, text)
-	switch why.Name {
+func (r Reason) Permanent() bool {
+	switch r.Name {
 	case "allergy", "genetic", "genetic test":
 		return true
 	}

@@ -46,8 +46,8 @@ func TestPermanent(t *testing.T) {
 		{"", "Creatinine 2.8 mg/dL.", false},
 		{"pathology", "Invasive ductal carcinoma, grade 2.", false},
 	} {
-		if got := Permanent(tc.typ, tc.text); got != tc.want {
-			t.Errorf("Permanent(%q, %q) = %v, want %v", tc.typ, tc.text, got, tc.want)
+		if _, why := Classify(tc.typ, base.TierNone, tc.text); why.Permanent() != tc.want {
+			t.Errorf("Classify(%q, none, %q) gives %q, Permanent %v; want %v", tc.typ, tc.text, why, why.Permanent(), tc.want)
 		}
 	}
 }

@@ -33,7 +33,7 @@ type Candidate struct {
 	// is 0 (there was nothing countable to lose).
 	NEntity, NTotal int
 	// Permanent spares the block time decay: an allergy or a genetic
-	// result does not age (clinical.Permanent).
+	// result does not age (clinical.Reason.Permanent).
 	Permanent bool
 	// Rank is the input (fused) order, 0-based: FIFO's order and the
 	// last tie-breaker before ID.

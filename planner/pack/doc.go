@@ -85,10 +85,10 @@
 //     lambda on undated MedQA vignettes, and 5 per year would erase a
 //     ten-year-old penicillin allergy, the very case the paper opens with.
 //   - A permanent block (Candidate.Permanent: a documented allergy or a
-//     genetic result, clinical.Permanent) does not decay at all; the paper
-//     decays every block. At 0.1 per year a 2012 anaphylaxis keeps only a
-//     quarter of its utility in 2026, and loses its tier's quota slot to
-//     fresh noise.
+//     genetic result, clinical.Reason.Permanent) does not decay at all;
+//     the paper decays every block. At 0.1 per year a 2012 anaphylaxis
+//     keeps only a quarter of its utility in 2026, and loses its tier's
+//     quota slot to fresh noise.
 //   - The reason given for a chosen block's other state follows density
 //     order: a denser state that came first and did not fit is "budget";
 //     one that came after the chosen state is "mutual-exclusion".

@@ -96,7 +96,7 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 	texts := []string{c.Query}
 	hasB := make([]bool, len(c.Segments))
 	for i, seg := range c.Segments {
-		classified, _ := clinical.Classify(seg.Type, base.TierNone, seg.Text)
+		classified, why := clinical.Classify(seg.Type, base.TierNone, seg.Text)
 		tier, evalTier := classified, classified
 		if seg.Tier.Valid() {
 			evalTier = seg.Tier
@@ -105,7 +105,7 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 			}
 		}
 		day, _ := base.ParseDay(seg.Time)
-		cand := pack.Candidate{ID: seg.ID, Tier: tier, Day: day, Rank: i, Permanent: clinical.Permanent(seg.Type, seg.Text),
+		cand := pack.Candidate{ID: seg.ID, Tier: tier, Day: day, Rank: i, Permanent: why.Permanent(),
 			A: pack.State{Text: seg.Text, Tokens: opt.Tokenizer.Count(seg.Text)}}
 		texts = append(texts, seg.Text)
 		if tier == base.T1 || tier == base.T2 {
