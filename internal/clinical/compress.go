@@ -51,7 +51,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		var inSentence [][2]int
 		inSentence, rest = spansWithin(rest, sent)
 		if len(inSentence) == 0 {
-			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) || zh && !statesNoFinding(sentence) {
+			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) || zh && !noFindingTerms.any(sentence) {
 				frags = append(frags, trimEnd(sentence))
 			}
 			continue
@@ -135,10 +135,6 @@ var noFindingTerms = compileTerms([]string{
 	"如有疑问", "签名", "报告医师", "审核医师", "报告日期", "检查日期", "一般情况可", "一般情况良好",
 	"目的：", "目的:", "背景：", "背景:", "方法：", "方法:",
 })
-
-func statesNoFinding(s string) bool {
-	return noFindingTerms.any(s)
-}
 
 // trimEnd drops the closing punctuation of a sentence or clause kept whole.
 func trimEnd(s string) string {
