@@ -136,11 +136,12 @@ var TextRules = []TextRule{
 		"gene rearrangement", "gene fusion", "sequencing", "基因", "突变", "染色体核型").
 		checking(plannedWhy, notPlanned),
 	rule("allergy", base.T1, "allergy",
-		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏").
+		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏", "皮试阳性",
+		`re(后):(?:服|用|注射|静滴|输注)[^，。；]{0,12}后[^。；]{0,10}(?:荨麻疹|皮疹|喉头水肿|过敏性休克|粒细胞缺乏)`).
 		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment", "过敏性", "抗过敏").
 		checking("negated in its clause (no known, denies, 否认, 无)", notNegated),
 	rule("imaging", base.T2, "imaging",
-		"CT", "CT scan", "computed tomography", "MRI", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
+		"CT", "CTA", "CTPA", "CT scan", "computed tomography", "MRI", "MRA", "DSA", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
 		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
 		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
 		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影").
@@ -174,7 +175,9 @@ var TextRules = []TextRule{
 		"血常规", "尿常规", "便常规", "生化", "肝功能", "肾功能", "肌酐", "尿素氮", "血红蛋白",
 		"白细胞", "血小板", "血糖", "糖化血红蛋白", "肌钙蛋白", "转氨酶", "胆红素", "白蛋白", "血气",
 		"电解质", "化验", "检验", "实验室", "培养", "抗体", "抗原", "尿蛋白", "血沉", "C反应蛋白",
-		"降钙素原", "凝血", "二聚体", "脑脊液", "eGFR", "隐血").
+		"降钙素原", "凝血", "二聚体", "脑脊液", "eGFR", "隐血", "涂片", "抗酸染色", "呼气试验", "GeneXpert").
+		ignoring("抗血小板 names a drug class; glucose control and 血糖控制 a history",
+			"抗血小板", "血糖控制", "控制血糖", `re(glucose):\bcontrol\w* (?:\w+ ){0,2}(?:blood )?glucose|glucose control`).
 		checking(plannedWhy, notPlanned),
 	rule("vital signs", base.T3, "exam",
 		"temperature", "pulse", "blood pressure", "respirations", "respiratory rate", "heart rate",
@@ -195,7 +198,9 @@ var TextRules = []TextRule{
 		"查体", "体格检查", "体检", "专科情况", "专科检查", "生命体征", "听诊", "触诊", "触及", "叩诊",
 		"视诊", "压痛", "反跳痛", "肌紧张", "杂音", "啰音", "呼吸音", "神志", "巩膜", "黄染",
 		"结膜", "发绀", "面色", "瞳孔", "对光反射", "肌力", "巴氏征", "颈强直", "心律齐", "腹软",
-		"双肺", "肝脾", "淋巴结肿大", "凹陷性水肿", "病理反射", "病理征", "生理反射"),
+		"双肺", "肝脾", "淋巴结肿大", "凹陷性水肿", "病理反射", "病理征", "生理反射",
+		"舌象", "舌质", "舌苔", "舌淡", "舌红", "舌暗", "舌紫", "舌胖", "苔薄", "苔白", "苔黄", "苔腻", "少苔",
+		"脉象", "脉细", "脉弦", "脉滑", "脉沉", "脉浮", "脉数", "脉缓", "脉涩", "脉弱"),
 	rule("lab value", base.T2, "lab").finding(findLabValues).
 		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ..."),
 	rule("complaint", base.T4, "complaint",
@@ -209,9 +214,13 @@ var TextRules = []TextRule{
 }
 
 // withNumber is the vital-sign rule's check: the hit holds a number or one
-// follows within a few words ("pulse is 93/min", "血压150/95mmHg").
+// follows within a few words ("pulse is 93/min", "血压150/95mmHg"), before
+// the Chinese clause ends ("体温不退，2天前…" names no temperature).
 func withNumber(s string, hit []int) bool {
 	window := s[hit[0]:min(len(s), hit[1]+30)]
+	if end := strings.IndexAny(window, "，；。"); end >= 0 {
+		window = window[:end]
+	}
 	return strings.IndexFunc(window, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
 }
 
