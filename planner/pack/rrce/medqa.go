@@ -14,9 +14,10 @@ import (
 	"github.com/medkb/medkb/internal/text"
 )
 
-// medqaItem is one line of the MedQA-USMLE JSON Lines file.
+// medqaItem is one line of a MedQA JSON Lines file: USMLE (English) or
+// MCMLE (Chinese, which has no realidx).
 type medqaItem struct {
-	RealIdx  int               `json:"realidx"`
+	RealIdx  *int              `json:"realidx"`
 	Question string            `json:"question"`
 	Options  map[string]string `json:"options"`
 	Answer   string            `json:"answer"`
@@ -41,13 +42,15 @@ type MedQASample struct {
 // MedQACases turns MedQA-USMLE vignettes into cases, as the paper did.
 //
 // Each question is split into sentences; the last one that asks
-// something (ends in "?") is the question, and the sentences before it
-// are the vignette, one signal segment each, typed by
+// something (ends in "?" or "？") is the question, else, in Chinese, the
+// last sentence (an MCMLE stem often ends in a cloze: "最可能的诊断是"), and the
+// sentences before it are the vignette, one signal segment each, typed by
 // clinical.SegmentType, keys by clinical.Keys. Like the paper, only
 // vignettes with at least two kinds of segment and at least one T1/T2
 // segment are eligible. They are visited in an order fixed by the seed
 // and the sample takes the first N (or, for validation, the next N);
-// the cases come back in file order.
+// the cases come back in file order. A case's id is "medqa-" and the
+// item's realidx, or its line number when it has none.
 //
 // The query is MedQA's whole question, vignette and final question, followed
 // by the answer options: what a prompt for the question holds, and what the
@@ -70,6 +73,9 @@ func MedQACases(path string, sample MedQASample) ([]Case, error) {
 		var it medqaItem
 		if err := json.Unmarshal(sc.Bytes(), &it); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		if it.RealIdx == nil {
+			it.RealIdx = &line
 		}
 		items = append(items, it)
 	}
@@ -115,8 +121,11 @@ func MedQACases(path string, sample MedQASample) ([]Case, error) {
 func medqaCase(it *medqaItem, questionOnly bool) (Case, bool) {
 	sents := text.Sentences(it.Question)
 	q := len(sents) - 1
-	for q > 0 && !strings.HasSuffix(sents[q], "?") {
+	for q > 0 && !strings.HasSuffix(sents[q], "?") && !strings.HasSuffix(sents[q], "？") {
 		q--
+	}
+	if q < 1 && text.Lang(it.Question) == "zh" {
+		q = len(sents) - 1
 	}
 	if q < 1 {
 		return Case{}, false
@@ -125,7 +134,7 @@ func medqaCase(it *medqaItem, questionOnly bool) (Case, bool) {
 	if questionOnly {
 		query = sents[q]
 	}
-	c := Case{ID: fmt.Sprintf("medqa-%d", it.RealIdx), Query: medqaQuery(query, it.Options)}
+	c := Case{ID: fmt.Sprintf("medqa-%d", *it.RealIdx), Query: medqaQuery(query, it.Options)}
 	kinds := map[string]bool{}
 	objective := false
 	for i, s := range sents[:q] {

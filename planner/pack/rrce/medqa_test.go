@@ -3,10 +3,13 @@ package rrce
 import (
 	"context"
 	"flag"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/medkb/medkb/internal/golden"
 	"github.com/medkb/medkb/internal/shareddata"
 	"github.com/medkb/medkb/planner/pack"
 )
@@ -83,3 +86,47 @@ fifo        100.0  63.5  28.6  14.1
 semantic    100.0  61.2  41.1  25.7
 uniform     100.0 100.0  98.4  65.5
 ebm         100.0 100.0  99.0  98.4`
+
+// TestMedQAChinese converts testdata/medqa_zh.jsonl, eight vignettes
+// written for medkb in the Chinese MedQA (MCMLE) layout: no realidx, stems
+// that end in "？" or in a cloze ("最可能的诊断是"). The ids fall back to
+// line numbers, the question sentence stays out of the segments, and the
+// benchmark's table is pinned.
+func TestMedQAChinese(t *testing.T) {
+	path := filepath.Join("testdata", "medqa_zh.jsonl")
+	cases, err := MedQACases(path, MedQASample{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 8 {
+		t.Fatalf("got %d cases, want 8", len(cases))
+	}
+	for i, c := range cases {
+		if want := fmt.Sprintf("medqa-%d", i+1); c.ID != want {
+			t.Errorf("case %d has id %q, want %q", i, c.ID, want)
+		}
+		last := c.Segments[len(c.Segments)-1].Text
+		if strings.HasSuffix(last, "？") || strings.HasSuffix(last, "是") {
+			t.Errorf("%s: the question %q became a segment", c.ID, last)
+		}
+		if !strings.Contains(c.Query, " A. ") {
+			t.Errorf("%s: query %q lacks the options", c.ID, c.Query)
+		}
+	}
+	if got := cases[0].Segments[0].Text; got != "男，58岁。" {
+		t.Errorf("first segment %q, want the stem's first sentence", got)
+	}
+	s, err := Prepare(context.Background(), cases, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Run(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	golden.File(t, filepath.Join("testdata", "report_medqa_zh.golden"), table.String())
+}
