@@ -29,7 +29,8 @@ import (
 // aim or method, because a Chinese diagnosis needs no verb
 // ("浸润性腺癌，腺泡为主型。").
 //
-// Fragments are joined with "; " (Chinese: "；").
+// Fragments are joined with "; " (Chinese: "；"), or with the source's own
+// punctuation where nothing between them was dropped.
 //
 // nTotal is len(Keys(s)) and nEntity how many of those keys are substrings
 // of b. Without keys there is no state B: b is "". b is never longer than
@@ -45,14 +46,18 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 	if zh {
 		sep = "；"
 	}
-	var frags []string
+	var frags []fragment
+	keepWhole := func(span [2]int) {
+		kept := trimEnd(s[span[0]:span[1]])
+		frags = append(frags, fragment{kept, span[0], span[0] + len(kept)})
+	}
 	rest := spans
 	for _, sent := range sentenceSpans(s) {
 		var inSentence [][2]int
 		inSentence, rest = spansWithin(rest, sent)
 		if len(inSentence) == 0 {
 			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) || zh && !noFindingTerms.any(sentence) {
-				frags = append(frags, trimEnd(sentence))
+				keepWhole(sent)
 			}
 			continue
 		}
@@ -62,15 +67,15 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			clause := s[cl[0]:cl[1]]
 			switch {
 			case len(inClause) > 0 && zh:
-				frags = append(frags, trimEnd(clause))
+				keepWhole(cl)
 			case len(inClause) > 0:
-				frags = append(frags, focus(clause, shift(inClause, -cl[0])))
+				frags = append(frags, fragment{focus(clause, shift(inClause, -cl[0])), -1, -1})
 			case !isHeading(clause):
-				frags = append(frags, trimEnd(clause))
+				keepWhole(cl)
 			}
 		}
 	}
-	b = strings.Join(frags, sep)
+	b = join(s, frags, sep)
 	if whole := strings.TrimSpace(s); b == "" || len(b) > len(whole) {
 		b = whole
 	}
@@ -80,6 +85,39 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		}
 	}
 	return b, nEntity, len(keys)
+}
+
+// fragment is a piece of state B: a clause or sentence kept whole, with
+// its span in the source, or a clause cut down to its keys (start and end
+// -1).
+type fragment struct {
+	text       string
+	start, end int
+}
+
+// join joins the fragments of s with sep, except that two whole pieces
+// with only punctuation and space between them in s keep what was
+// between them: where nothing was dropped, state B reads as written
+// ("膜性肾病，Ⅱ期" stays one finding rather than "膜性肾病；Ⅱ期").
+func join(s string, frags []fragment, sep string) string {
+	var b strings.Builder
+	for i, f := range frags {
+		if i > 0 {
+			prev := frags[i-1]
+			if prev.end >= 0 && f.start >= prev.end && onlyPunct(s[prev.end:f.start]) {
+				b.WriteString(s[prev.end:f.start])
+			} else {
+				b.WriteString(sep)
+			}
+		}
+		b.WriteString(f.text)
+	}
+	return b.String()
+}
+
+// onlyPunct reports whether s holds nothing but punctuation and space.
+func onlyPunct(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPunct(r) && !unicode.IsSpace(r) }) < 0
 }
 
 // sentenceSpans returns the byte spans of the sentences of s.
