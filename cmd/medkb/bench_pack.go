@@ -50,7 +50,11 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 	case f.record && f.cases == "":
 		return nil, fmt.Errorf("--record-in-query needs --cases")
 	case f.cases != "":
-		cases, err = rrce.ReadCasesFile(f.cases)
+		var warnings []string
+		cases, warnings, err = rrce.ReadCasesFile(f.cases)
+		for _, w := range warnings {
+			fmt.Fprintln(cmd.ErrOrStderr(), "medkb: warning:", w)
+		}
 	case f.medqa != "":
 		cases, err = rrce.MedQACases(f.medqa, rrce.MedQASample{N: f.n, Seed: f.seed, Validation: f.validation, QuestionOnly: f.question})
 	default:

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/medkb/medkb/internal/base"
@@ -47,44 +49,109 @@ type Segment struct {
 	Keys []string `json:"keys"`
 }
 
-// ReadCases reads JSON Lines cases from r; name prefixes error positions
-// ("cases.jsonl:3: ..."). Blank lines are skipped.
-func ReadCases(r io.Reader, name string) ([]Case, error) {
+// ReadCases reads JSON Lines cases from r; name prefixes the positions in
+// errors and warnings ("cases.jsonl:3: ..."). Blank lines are skipped.
+//
+// A line that is not a valid case is an error. What reads but is likely a
+// mistake comes back as warnings: a field the format does not know
+// (ignored, so that a file carrying extra metadata still runs, but a
+// misspelt "signal" would otherwise pass unseen), a key that its
+// segment's text does not hold (after foldKey: that segment can never
+// survive), and a file in which no segment is a signal (RRCE then counts
+// nothing).
+func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	var cases []Case
 	seen := map[string]int{}
+	unknown := map[string]bool{}
+	signal := false
 	for line := 1; sc.Scan(); line++ {
 		raw := bytes.TrimSpace(sc.Bytes())
 		if len(raw) == 0 {
 			continue
 		}
-		var c Case
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w: %w", name, line, ErrCase, err)
+		c, fields, err := decodeCase(raw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w: %w", name, line, ErrCase, err)
+		}
+		for _, field := range fields {
+			if !unknown[field] {
+				unknown[field] = true
+				warnings = append(warnings, fmt.Sprintf("%s:%d: unknown field %s ignored", name, line, field))
+			}
 		}
 		if err := c.check(); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return nil, nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		if prev, dup := seen[c.ID]; dup {
-			return nil, fmt.Errorf("%s:%d: %w: id %q already used on line %d", name, line, ErrCase, c.ID, prev)
+			return nil, nil, fmt.Errorf("%s:%d: %w: id %q already used on line %d", name, line, ErrCase, c.ID, prev)
 		}
 		seen[c.ID] = line
+		for _, s := range c.Segments {
+			signal = signal || s.Signal
+			text := foldKey(s.Text)
+			for _, k := range s.Keys {
+				if !strings.Contains(text, foldKey(k)) {
+					warnings = append(warnings, fmt.Sprintf("%s:%d: case %q: segment %q: key %q is not in its text; the segment can never survive", name, line, c.ID, s.ID, k))
+				}
+			}
+		}
 		cases = append(cases, c)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return cases, nil
+	if len(cases) > 0 && !signal {
+		warnings = append(warnings, fmt.Sprintf(`%s: no segment has "signal": true; RRCE has nothing to count`, name))
+	}
+	return cases, warnings, nil
 }
 
-// ReadCasesFile reads a JSON Lines case file.
-func ReadCasesFile(path string) ([]Case, error) {
+// decodeCase decodes one line and names the fields, of the case or of a
+// segment, that the format does not know (quoted; a segment's as
+// "segments[].name"). Those are not an error: the case is decoded without
+// them.
+func decodeCase(raw []byte) (c Case, unknown []string, err error) {
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return Case{}, nil, err
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return c, nil, nil
+	}
+	unknown = unknownNames(fields, caseFields, "")
+	var segs []map[string]json.RawMessage
+	if json.Unmarshal(fields["segments"], &segs) == nil {
+		for _, seg := range segs {
+			unknown = append(unknown, unknownNames(seg, segmentFields, "segments[].")...)
+		}
+	}
+	return c, unknown, nil
+}
+
+// The JSON names of Case and Segment; encoding/json matches them without
+// regard to case, and so does unknownNames.
+var (
+	caseFields    = []string{"id", "query", "now", "segments"}
+	segmentFields = []string{"id", "text", "type", "tier", "time", "signal", "keys"}
+)
+
+func unknownNames(fields map[string]json.RawMessage, known []string, prefix string) []string {
+	var out []string
+	for name := range fields {
+		if !slices.ContainsFunc(known, func(k string) bool { return strings.EqualFold(k, name) }) {
+			out = append(out, strconv.Quote(prefix+name))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ReadCasesFile reads a JSON Lines case file (see ReadCases).
+func ReadCasesFile(path string) ([]Case, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	return ReadCases(f, path)

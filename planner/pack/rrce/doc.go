@@ -6,8 +6,8 @@
 // # Protocol
 //
 // A Case is a query and its signal segments (JSON Lines, ReadCases;
-// MedQACases builds them from MedQA-USMLE vignettes, one sentence per
-// segment). AddNoise adds 12 noise segments per signal segment: 40 %
+// MedQACases builds them from MedQA vignettes, USMLE or Chinese MCMLE,
+// one sentence per segment). AddNoise adds 12 noise segments per signal segment: 40 %
 // templated follow-up boilerplate in the case's language, 30 % fragments
 // of other cases' segments, 30 % splices of two such fragments, all
 // shuffled with a seed, so the input order FIFO sees is fixed and
@@ -36,7 +36,15 @@
 //
 //   - Keys are looked for in the segment's own packed text, not anywhere
 //     in the context: a value that also appears in another block (a
-//     fragment of another case, a repeated lab line) must not count.
+//     fragment of another case, a repeated lab line) must not count. Both
+//     are compared without white space, with full-width forms folded and
+//     in lower case (foldKey): hand-written keys differ from the record
+//     in spacing ("2.8 mg/dL" against "2.8mg/dL"), not in value.
+//   - A case file with fields the format does not know still runs: they
+//     are ignored with a warning, as are keys missing from their own
+//     segment's text and a file without signal segments. Only what
+//     cannot be read (bad JSON, a missing id or query, a bad tier or
+//     date, a repeated id) is an error, with its file:line.
 //   - MedQA's query is the whole question (vignette and final question)
 //     plus the four options, the text a prompt would carry, without
 //     marking the answer; QuestionOnly keeps the final question and the

@@ -52,7 +52,7 @@ type prepared struct {
 // signalSeg is a signal segment to account for after packing.
 type signalSeg struct {
 	cand int      // index into cands
-	keys []string // must all be in the packed state's text
+	keys []string // must all be in the packed state's text; folded (foldKey)
 	t1t2 bool     // counts for RRCE (gold tier, else classified)
 }
 
@@ -122,7 +122,7 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 			if keys == nil {
 				keys = clinical.Keys(seg.Text)
 			}
-			p.signal = append(p.signal, signalSeg{cand: i, keys: keys, t1t2: evalTier == base.T1 || evalTier == base.T2})
+			p.signal = append(p.signal, signalSeg{cand: i, keys: foldKeys(keys), t1t2: evalTier == base.T1 || evalTier == base.T2})
 		}
 	}
 	vecs, err := opt.Embedder.Embed(ctx, texts)

@@ -19,7 +19,7 @@ import (
 
 func tinyCases(t *testing.T) []Case {
 	t.Helper()
-	cases, err := ReadCasesFile(filepath.Join("testdata", "cases.jsonl"))
+	cases, _, err := ReadCasesFile(filepath.Join("testdata", "cases.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSurvivors(t *testing.T) {
 	c := &prepared{
 		cands: make([]pack.Candidate, 4),
 		signal: []signalSeg{
-			{cand: 0, keys: []string{"2.8 mg/dL", "5.9 mmol/L"}, t1t2: true},
+			{cand: 0, keys: foldKeys([]string{"2.8 mg/dL", "5.9 mmol/L"}), t1t2: true}, // as Prepare folds them
 			{cand: 1, keys: []string{"penicillin"}, t1t2: true},
 			{cand: 2, keys: []string{}, t1t2: true},
 			{cand: 3, keys: nil, t1t2: false},
@@ -201,19 +201,57 @@ func TestReadCasesErrors(t *testing.T) {
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "tier": "T5"}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "time": "yesterday"}]}`,
 		`{"id": "a", "query": "q", "now": "2025-13-40", "segments": [{"id": "s", "text": "t"}]}`,
-		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "signl": true}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}]`,
 		"\n\n" + `{"id": "", "query": "q", "segments": [{"id": "s", "text": "t"}]}`,
 	}
 	var out strings.Builder
 	for _, in := range inputs {
-		_, err := ReadCases(strings.NewReader(in), "cases.jsonl")
+		_, _, err := ReadCases(strings.NewReader(in), "cases.jsonl")
 		if !errors.Is(err, ErrCase) {
 			t.Errorf("input %q: got %v, want ErrCase", in, err)
 		}
 		out.WriteString(in + "\n=> " + err.Error() + "\n\n")
 	}
 	golden.File(t, filepath.Join("testdata", "errors.golden"), out.String())
+}
+
+// TestReadCasesWarnings: what reads but is likely a mistake is reported
+// with its place, and the cases still come back.
+func TestReadCasesWarnings(t *testing.T) {
+	in := `{"id": "a", "query": "q", "source": "ward 3", "segments": [{"id": "s", "text": "Creatinine 2.8mg/dL.", "signl": true, "keys": ["2.8 mg/dL", "3.1 mg/dL"]}]}
+{"id": "b", "query": "q", "source": "ward 4", "segments": [{"id": "s", "text": "肌酐 2.8mg/dL，ER（90%+）。", "keys": ["ER(90%+)"]}]}
+`
+	cases, warnings, err := ReadCases(strings.NewReader(in), "cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 2 || cases[0].Segments[0].Signal {
+		t.Fatalf("cases %+v: want both, the misspelt signal ignored", cases)
+	}
+	want := []string{
+		`cases.jsonl:1: unknown field "source" ignored`,
+		`cases.jsonl:1: unknown field "segments[].signl" ignored`,
+		`cases.jsonl:1: case "a": segment "s": key "3.1 mg/dL" is not in its text; the segment can never survive`,
+		`cases.jsonl: no segment has "signal": true; RRCE has nothing to count`,
+	}
+	if !slices.Equal(warnings, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestFoldKey(t *testing.T) {
+	for _, tt := range []struct{ text, key string }{
+		{"Creatinine 2.8mg/dL", "2.8 mg/dL"},
+		{"ER（90%+），PR（30%+）", "ER(90%+),PR(30%+)"},
+		{"HbA1c 9.1 %", "hba1c 9.1%"},
+	} {
+		if !strings.Contains(foldKey(tt.text), foldKey(tt.key)) {
+			t.Errorf("%q does not hold %q after folding: %q, %q", tt.text, tt.key, foldKey(tt.text), foldKey(tt.key))
+		}
+	}
+	if strings.Contains(foldKey("Creatinine 2.8 mg/dL"), foldKey("2.9 mg/dL")) {
+		t.Error("folding made another value match")
+	}
 }
 
 func FuzzReadCases(f *testing.F) {
@@ -224,7 +262,7 @@ func FuzzReadCases(f *testing.F) {
 	f.Add(string(raw))
 	f.Add(`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "tier": "t2", "keys": []}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		cases, err := ReadCases(strings.NewReader(in), "fuzz")
+		cases, _, err := ReadCases(strings.NewReader(in), "fuzz")
 		if err != nil {
 			return
 		}
@@ -237,7 +275,7 @@ func FuzzReadCases(f *testing.F) {
 			sb.Write(line)
 			sb.WriteByte('\n')
 		}
-		again, err := ReadCases(strings.NewReader(sb.String()), "again")
+		again, _, err := ReadCases(strings.NewReader(sb.String()), "again")
 		if err != nil {
 			t.Fatalf("re-reading what was read: %v", err)
 		}
@@ -253,9 +291,12 @@ func FuzzReadCases(f *testing.F) {
 // embedder similarity then says almost nothing, and tier and cost decide),
 // and again with the record in the query.
 func TestChineseCases(t *testing.T) {
-	cases, err := ReadCasesFile(filepath.Join("..", "..", "..", "testdata", "bench", "cases_zh.jsonl"))
+	cases, warnings, err := ReadCasesFile(filepath.Join("..", "..", "..", "testdata", "bench", "cases_zh.jsonl"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(warnings) > 0 {
+		t.Fatalf("the sample case file reads with warnings:\n%s", strings.Join(warnings, "\n"))
 	}
 	for name, cs := range map[string][]Case{
 		"report_zh.golden":        cases,

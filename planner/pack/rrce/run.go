@@ -189,12 +189,13 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 // of the segment's keys (a segment without keys survives when packed).
 // Keys are looked for in the segment's own packed text, not anywhere in
 // the context, so a value that happens to appear in another block does
-// not count.
+// not count; both sides are folded (foldKey), so "2.8mg/dL" holds the key
+// "2.8 mg/dL".
 func survivors(res *pack.Result, c *prepared) (t1t2, all int) {
 	packed := make([]string, len(c.cands))
 	chosen := make([]bool, len(c.cands))
 	for _, it := range res.Items {
-		packed[it.Index], chosen[it.Index] = it.Text, true
+		packed[it.Index], chosen[it.Index] = foldKey(it.Text), true
 	}
 	for _, sg := range c.signal {
 		if !chosen[sg.cand] || !containsAll(packed[sg.cand], sg.keys) {
