@@ -2,7 +2,6 @@ package dsl
 
 import (
 	"strings"
-	"time"
 
 	"github.com/medkb/medkb/internal/base"
 )
@@ -70,28 +69,22 @@ func (c *checker) value(field string, op base.Op, v Value) (string, *Error) {
 // >= compare with its first day, <= and > with its last, so that
 // time <= "2018" keeps all of 2018. = and != need a whole date.
 func (c *checker) day(op base.Op, v Value) (string, *Error) {
-	d, err := base.ParseDay(v.Text)
+	first, last, err := base.ParsePeriod(v.Text)
 	switch {
 	case err != nil:
 		return "", c.src.errorf(v.Pos, "%v", err)
-	case d == base.NoDay:
+	case first == base.NoDay:
 		return "", c.src.errorf(v.Pos, "time value is empty")
-	}
-	text := strings.TrimSpace(v.Text)
-	var last time.Time
-	if _, err := time.Parse("2006", text); err == nil {
-		last = d.Time().AddDate(1, 0, -1)
-	} else if _, err := time.Parse("2006-01", text); err == nil {
-		last = d.Time().AddDate(0, 1, -1)
-	} else {
-		return d.String(), nil
+	case first == last:
+		return first.String(), nil
 	}
 	switch op {
 	case base.OpLt, base.OpGe:
-		return d.String(), nil
+		return first.String(), nil
 	case base.OpLe, base.OpGt:
-		return base.DayOf(last).String(), nil
+		return last.String(), nil
 	}
+	text := strings.TrimSpace(v.Text)
 	return "", c.src.errorf(v.Pos, "time %s needs a whole date (YYYY-MM-DD); for a period write time >= %q AND time <= %q", op, text, text)
 }
 

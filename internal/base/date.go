@@ -13,29 +13,59 @@ type Day int32
 // NoDay is the Day of a record without a time.
 const NoDay Day = math.MinInt32
 
-var dateLayouts = []string{
-	"2006-01-02",
-	time.RFC3339,
-	"2006-01-02T15:04:05",
-	"2006-01-02 15:04:05",
-	"2006-01-02 15:04",
-	"2006-01",
-	"2006",
+// dateLayout is a layout ParseDay accepts and the period a date in it
+// names: a day, a month or a year.
+type dateLayout struct {
+	layout string
+	years  int
+	months int
 }
 
-// ParseDay reads a date in one of the accepted layouts (YYYY-MM-DD,
-// RFC 3339, "YYYY-MM-DD hh:mm[:ss]", YYYY-MM, YYYY). "" gives NoDay.
+var dateLayouts = []dateLayout{
+	{"2006-1-2", 0, 0},
+	{time.RFC3339, 0, 0},
+	{"2006-1-2T15:04:05", 0, 0},
+	{"2006-1-2 15:04:05", 0, 0},
+	{"2006-1-2 15:04", 0, 0},
+	{"2006/1/2", 0, 0},
+	{"2006/1/2 15:04:05", 0, 0},
+	{"2006/1/2 15:04", 0, 0},
+	{"2006.1.2", 0, 0},
+	{"2006年1月2日", 0, 0},
+	{"2006年1月2日 15:04", 0, 0},
+	{"2006-1", 0, 1},
+	{"2006/1", 0, 1},
+	{"2006年1月", 0, 1},
+	{"2006", 1, 0},
+}
+
+// ParseDay reads a date in one of the accepted layouts: YYYY-MM-DD, also
+// with / or . between the parts and with one-digit months and days, or
+// written 2024年3月5日; any of those followed by " hh:mm[:ss]"; RFC 3339;
+// YYYY-MM, YYYY/MM, 2024年3月; YYYY. Chinese records write dates all these
+// ways. A month or a year gives its first day. "" gives NoDay.
 func ParseDay(s string) (Day, error) {
+	first, _, err := ParsePeriod(s)
+	return first, err
+}
+
+// ParsePeriod is ParseDay that also returns the last day of the period
+// the text names: the same day for a date, the month's or the year's last
+// day for "2024-03" or "2024". "" gives NoDay, NoDay.
+func ParsePeriod(s string) (first, last Day, err error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return NoDay, nil
+		return NoDay, NoDay, nil
 	}
-	for _, layout := range dateLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return DayOf(t), nil
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l.layout, s); err == nil {
+			if l.years == 0 && l.months == 0 {
+				return DayOf(t), DayOf(t), nil
+			}
+			return DayOf(t), DayOf(t.AddDate(l.years, l.months, -1)), nil
 		}
 	}
-	return NoDay, fmt.Errorf("cannot read date %q (want YYYY-MM-DD, YYYY-MM, YYYY or RFC 3339)", s)
+	return NoDay, NoDay, fmt.Errorf("cannot read date %q (want YYYY-MM-DD, YYYY/MM/DD, YYYY年M月D日, YYYY-MM, YYYY or RFC 3339)", s)
 }
 
 // DayOf returns the Day containing t (in UTC).

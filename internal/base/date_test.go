@@ -1,0 +1,48 @@
+package base
+
+import "testing"
+
+func TestParseDay(t *testing.T) {
+	want, err := ParseDay("2024-03-05")
+	if err != nil || want.String() != "2024-03-05" {
+		t.Fatalf("ParseDay(2024-03-05) = %v, %v", want, err)
+	}
+	for _, s := range []string{
+		"2024-3-5", "2024-03-05T10:30:00Z", "2024-03-05T10:30:00", "2024-03-05 10:30",
+		"2024/03/05", "2024/3/5 08:00", "2024.03.05", "2024年3月5日", "2024年03月05日 10:30",
+		" 2024-03-05 ",
+	} {
+		if got, err := ParseDay(s); err != nil || got != want {
+			t.Errorf("ParseDay(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for s, w := range map[string]string{"2024-03": "2024-03-01", "2024/3": "2024-03-01", "2024年3月": "2024-03-01", "2024": "2024-01-01"} {
+		if got, err := ParseDay(s); err != nil || got.String() != w {
+			t.Errorf("ParseDay(%q) = %v, %v; want %s", s, got, err, w)
+		}
+	}
+	if d, err := ParseDay(""); err != nil || d != NoDay {
+		t.Errorf(`ParseDay("") = %v, %v; want NoDay`, d, err)
+	}
+	for _, s := range []string{"yesterday", "2024-13-01", "2024-02-30", "05/03/2024", "2024年13月1日"} {
+		if _, err := ParseDay(s); err == nil {
+			t.Errorf("ParseDay(%q) accepted", s)
+		}
+	}
+}
+
+func TestParsePeriod(t *testing.T) {
+	for s, want := range map[string][2]string{
+		"2024-03-05":      {"2024-03-05", "2024-03-05"},
+		"2024-02":         {"2024-02-01", "2024-02-29"},
+		"2024/2":          {"2024-02-01", "2024-02-29"},
+		"2023年12月":        {"2023-12-01", "2023-12-31"},
+		"2018":            {"2018-01-01", "2018-12-31"},
+		"2024年3月5日 10:30": {"2024-03-05", "2024-03-05"},
+	} {
+		first, last, err := ParsePeriod(s)
+		if err != nil || first.String() != want[0] || last.String() != want[1] {
+			t.Errorf("ParsePeriod(%q) = %v, %v, %v; want %v", s, first, last, err, want)
+		}
+	}
+}
