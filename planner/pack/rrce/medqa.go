@@ -39,7 +39,7 @@ type MedQASample struct {
 	QuestionOnly bool
 }
 
-// MedQACases turns MedQA-USMLE vignettes into cases, as the paper did.
+// MedQACases turns MedQA vignettes into cases, as the paper did.
 //
 // Each question is split into sentences; the last one that asks
 // something (ends in "?" or "？") is the question, else, in Chinese, the
@@ -75,7 +75,8 @@ func MedQACases(path string, sample MedQASample) ([]Case, error) {
 			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		if it.RealIdx == nil {
-			it.RealIdx = &line
+			n := line
+			it.RealIdx = &n
 		}
 		items = append(items, it)
 	}
