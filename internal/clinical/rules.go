@@ -144,7 +144,7 @@ var TextRules = []TextRule{
 		"CT", "CTA", "CTPA", "CT scan", "computed tomography", "MRI", "MRA", "DSA", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
 		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
 		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
-		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影").
+		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "ECT", "核素").
 		checking(plannedWhy, notPlanned),
 	rule("ECG", base.T2, "ecg",
 		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图").
@@ -157,7 +157,7 @@ var TextRules = []TextRule{
 		"spirometr*", "pulmonary function", "lung function", "audiometr*", "audiogra*", "EEG",
 		"electroencephalogra*", "electromyogra*", "EMG", "nerve conduction", "stress test*",
 		"polysomnogra*", "catheteriz*", "vascular resistance", "cardiac output", "wedge pressure",
-		"肺功能", "脑电图", "肌电图", "多导睡眠", "心导管").
+		"肺功能", "脑电图", "肌电图", "多导睡眠", "心导管", "胎心监护", "NST").
 		checking(plannedWhy, notPlanned),
 	rule("laboratory", base.T2, "lab",
 		"laborator*", "lab", "labs", "serum", "plasma", "blood count", "CBC", "hemoglobin", "haemoglobin",
@@ -175,7 +175,8 @@ var TextRules = []TextRule{
 		"血常规", "尿常规", "便常规", "生化", "肝功能", "肾功能", "肌酐", "尿素氮", "血红蛋白",
 		"白细胞", "血小板", "血糖", "糖化血红蛋白", "肌钙蛋白", "转氨酶", "胆红素", "白蛋白", "血气",
 		"电解质", "化验", "检验", "实验室", "培养", "抗体", "抗原", "尿蛋白", "血沉", "C反应蛋白",
-		"降钙素原", "凝血", "二聚体", "脑脊液", "eGFR", "隐血", "涂片", "抗酸染色", "呼气试验", "GeneXpert").
+		"降钙素原", "凝血", "二聚体", "脑脊液", "eGFR", "隐血", "涂片", "抗酸染色", "呼气试验", "GeneXpert",
+		"甲状腺功能", "甲功").
 		ignoring("抗血小板 names a drug class; glucose control and 血糖控制 a history",
 			"抗血小板", "血糖控制", "控制血糖", `re(glucose):\bcontrol\w* (?:\w+ ){0,2}(?:blood )?glucose|glucose control`).
 		checking(plannedWhy, notPlanned),
