@@ -30,7 +30,7 @@ import (
 // ("浸润性腺癌，腺泡为主型。").
 //
 // Fragments are joined with "; " (Chinese: "；"), or with the source's own
-// punctuation where nothing between them was dropped.
+// punctuation where nothing between them on one line was dropped.
 //
 // nTotal is len(Keys(s)) and nEntity how many of those keys are substrings
 // of b. Without keys there is no state B: b is "". b is never longer than
@@ -96,15 +96,15 @@ type fragment struct {
 }
 
 // join joins the fragments of s with sep, except that two whole pieces
-// with only punctuation and space between them in s keep what was
-// between them: where nothing was dropped, state B reads as written
-// ("膜性肾病，Ⅱ期" stays one finding rather than "膜性肾病；Ⅱ期").
+// with only punctuation (and spaces) between them on one line of s keep
+// what was between them: where nothing was dropped, state B reads as
+// written ("膜性肾病，Ⅱ期" stays one finding rather than "膜性肾病；Ⅱ期").
 func join(s string, frags []fragment, sep string) string {
 	var b strings.Builder
 	for i, f := range frags {
 		if i > 0 {
 			prev := frags[i-1]
-			if prev.end >= 0 && f.start >= prev.end && onlyPunct(s[prev.end:f.start]) {
+			if prev.end >= 0 && f.start > prev.end && onlyPunct(s[prev.end:f.start]) {
 				b.WriteString(s[prev.end:f.start])
 			} else {
 				b.WriteString(sep)
@@ -115,9 +115,19 @@ func join(s string, frags []fragment, sep string) string {
 	return b.String()
 }
 
-// onlyPunct reports whether s holds nothing but punctuation and space.
+// onlyPunct reports whether s holds punctuation, with nothing else but
+// spaces and tabs.
 func onlyPunct(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPunct(r) && !unicode.IsSpace(r) }) < 0
+	punct := false
+	for _, r := range s {
+		switch {
+		case unicode.IsPunct(r):
+			punct = true
+		case r != ' ' && r != '\t':
+			return false
+		}
+	}
+	return punct
 }
 
 // sentenceSpans returns the byte spans of the sentences of s.

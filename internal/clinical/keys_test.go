@@ -22,6 +22,7 @@ func TestKeys(t *testing.T) {
 		{"Fibrinogen 83 mg/mL (N = 200–430 mg/dL)", []string{"83 mg/mL", "200–430 mg/dL"}},
 		{"HCO3- 26 mEq/L, Cl- 100 mEq/L", []string{"26 mEq/L", "100 mEq/L"}}, // an ion's charge, not a range
 		{"Na+ 130-145 mEq/L", []string{"130-145 mEq/L"}},
+		{"血钾 3.5～ 5.5 mmol/L，肿块 3- 5cm", []string{"3.5～ 5.5 mmol/L", "3- 5cm"}},
 		{"Blood pressure is 125/85 mm Hg.", []string{"125/85 mm Hg"}},
 		{"血压150/95mmHg，心率88次/分。", []string{"150/95mmHg", "88次/分"}},
 		{"Temperature 38°C (100.4°F), pulse 93/min.", []string{"38°C", "100.4°F", "93/min"}},

@@ -137,14 +137,15 @@ var TextRules = []TextRule{
 		checking(plannedWhy, notPlanned),
 	rule("allergy", base.T1, "allergy",
 		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏", "皮试阳性",
-		`re(后):(?:服|用|注射|静滴|输注)[^，。；]{0,12}后[^。；]{0,10}(?:荨麻疹|皮疹|喉头水肿|过敏性休克|粒细胞缺乏)`).
-		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment", "过敏性", "抗过敏").
+		`re(后):(?:服|用|注射|静滴|输注)[^，。；]{0,12}后[^。；]{0,4}(?:出现|发生|引起)[^。；]{0,8}(?:荨麻疹|皮疹|喉头水肿|过敏性休克|粒细胞缺乏)`).
+		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment, a tuberculin (PPD) skin test is no allergy test",
+			"过敏性", "抗过敏", "结核菌素皮试", "PPD皮试").
 		checking("negated in its clause (no known, denies, 否认, 无)", notNegated),
 	rule("imaging", base.T2, "imaging",
-		"CT", "CTA", "CTPA", "CT scan", "computed tomography", "MRI", "MRA", "DSA", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
+		"CT", "CTA", "CTPA", "CT scan", "computed tomography", "MRI", "MRA", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
 		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
 		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
-		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "ECT", "核素").
+		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "骨ECT", "核素").
 		checking(plannedWhy, notPlanned),
 	rule("ECG", base.T2, "ecg",
 		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图").

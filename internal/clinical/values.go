@@ -161,26 +161,25 @@ func dimensionRest(s string, j int) int {
 	return -1
 }
 
-// valueRange reads a range with its unit (4～5cm, 200–430 mg/dL). A
-// separator glued to the first number with space after it is not a range
-// but the charge of an ion before its value: "HCO3- 8 mmol/L".
+// valueRange reads a range with its unit (4～5cm, 200–430 mg/dL). In
+// "HCO3- 8 mmol/L" the "3-" is the end of an ion's name and its charge,
+// not the start of a range: a number glued to a word before it and to a
+// "-" after it, with space after the "-", starts no range.
 func valueRange(s string, i int) int {
 	j := number(s, i)
 	if j < 0 {
 		return -1
 	}
-	glued := j
+	if i > 0 && isWordByte(s[i-1]) && strings.HasPrefix(s[j:], "-") && space(s, j+1) > j+1 {
+		return -1
+	}
 	j = space(s, j)
 	starts := []int{j}
 	if k := anyUnitAt(s, j); k > 0 {
 		starts = []int{space(s, k), j}
 	}
 	for _, k := range starts {
-		sep := k
 		if k = literalAt(s, k, rangeSeps); k < 0 {
-			continue
-		}
-		if sep == glued && space(s, k) > k {
 			continue
 		}
 		if k = number(s, space(s, k)); k < 0 {
