@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/medkb/medkb/internal/text"
 )
 
 // normalized is text in the form the linker matches on, with a map back to
@@ -25,7 +27,7 @@ func normalize(s string) normalized {
 	orig := make([]int, 0, len(s)+1)
 	inSpace := false
 	for i, r := range s {
-		r = foldRune(widthFold(r))
+		r = foldRune(text.WidthFold(r))
 		if unicode.IsSpace(r) {
 			if inSpace {
 				continue
@@ -47,18 +49,6 @@ func normalize(s string) normalized {
 // normKey is the dictionary form of an entity name or alias.
 func normKey(s string) string {
 	return strings.TrimSpace(normalize(s).text)
-}
-
-// widthFold maps full-width ASCII variants (U+FF01..U+FF5E) to ASCII and
-// the ideographic space U+3000 to a space.
-func widthFold(r rune) rune {
-	switch {
-	case r >= 0xFF01 && r <= 0xFF5E:
-		return r - 0xFEE0
-	case r == 0x3000:
-		return ' '
-	}
-	return r
 }
 
 // foldRune maps r to one fixed member of its simple case-folding orbit

@@ -55,7 +55,7 @@ type Segment struct {
 // A line that is not a valid case is an error. What reads but is likely a
 // mistake comes back as warnings: a field the format does not know
 // (ignored, so that a file carrying extra metadata still runs, but a
-// misspelt "signal" would otherwise pass unseen), a key that its
+// misspelt "signal" would otherwise pass unseen), a key that its signal
 // segment's text does not hold (after foldKey: that segment can never
 // survive), and a file in which no segment is a signal (RRCE then counts
 // nothing).
@@ -88,7 +88,10 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 		}
 		seen[c.ID] = line
 		for _, s := range c.Segments {
-			signal = signal || s.Signal
+			if !s.Signal {
+				continue
+			}
+			signal = true
 			text := foldKey(s.Text)
 			for _, k := range s.Keys {
 				if !strings.Contains(text, foldKey(k)) {
@@ -120,8 +123,11 @@ func decodeCase(raw []byte) (c Case, unknown []string, err error) {
 		return c, nil, nil
 	}
 	unknown = unknownNames(fields, caseFields, "")
-	var segs []map[string]json.RawMessage
-	if json.Unmarshal(fields["segments"], &segs) == nil {
+	for name, raw := range fields {
+		var segs []map[string]json.RawMessage
+		if !strings.EqualFold(name, "segments") || json.Unmarshal(raw, &segs) != nil {
+			continue
+		}
 		for _, seg := range segs {
 			unknown = append(unknown, unknownNames(seg, segmentFields, "segments[].")...)
 		}

@@ -18,6 +18,7 @@ import (
 // MCMLE (Chinese, which has no realidx).
 type medqaItem struct {
 	RealIdx  *int              `json:"realidx"`
+	line     int               // in the file, for an id when RealIdx is absent
 	Question string            `json:"question"`
 	Options  map[string]string `json:"options"`
 	Answer   string            `json:"answer"`
@@ -50,7 +51,8 @@ type MedQASample struct {
 // segment are eligible. They are visited in an order fixed by the seed
 // and the sample takes the first N (or, for validation, the next N);
 // the cases come back in file order. A case's id is "medqa-" and the
-// item's realidx, or its line number when it has none.
+// item's realidx, or "medqa-line" and its line number when it has none
+// (so that a file mixing both cannot give two cases one id).
 //
 // The query is MedQA's whole question, vignette and final question, followed
 // by the answer options: what a prompt for the question holds, and what the
@@ -74,10 +76,7 @@ func MedQACases(path string, sample MedQASample) ([]Case, error) {
 		if err := json.Unmarshal(sc.Bytes(), &it); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
-		if it.RealIdx == nil {
-			n := line
-			it.RealIdx = &n
-		}
+		it.line = line
 		items = append(items, it)
 	}
 	if err := sc.Err(); err != nil {
@@ -135,7 +134,11 @@ func medqaCase(it *medqaItem, questionOnly bool) (Case, bool) {
 	if questionOnly {
 		query = sents[q]
 	}
-	c := Case{ID: fmt.Sprintf("medqa-%d", *it.RealIdx), Query: medqaQuery(query, it.Options)}
+	id := fmt.Sprintf("medqa-line%d", it.line)
+	if it.RealIdx != nil {
+		id = fmt.Sprintf("medqa-%d", *it.RealIdx)
+	}
+	c := Case{ID: id, Query: medqaQuery(query, it.Options)}
 	kinds := map[string]bool{}
 	objective := false
 	for i, s := range sents[:q] {

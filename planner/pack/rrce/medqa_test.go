@@ -90,7 +90,7 @@ ebm         100.0 100.0  99.0  98.4`
 // TestMedQAChinese converts testdata/medqa_zh.jsonl, twenty vignettes
 // written for medkb in the Chinese MedQA (MCMLE) layout: no realidx, stems
 // that end in "？" or in a cloze ("最可能的诊断是"). The ids fall back to
-// line numbers, the question sentence stays out of the segments, and the
+// line numbers ("medqa-line3"), the question sentence stays out of the segments, and the
 // benchmark's table is pinned. Line 10 is not eligible: apart from two
 // untyped sentences, all its findings are laboratory ones, one kind of
 // segment where the paper asks for two.
@@ -108,7 +108,7 @@ func TestMedQAChinese(t *testing.T) {
 		if line >= 10 {
 			line++
 		}
-		if want := fmt.Sprintf("medqa-%d", line); c.ID != want {
+		if want := fmt.Sprintf("medqa-line%d", line); c.ID != want {
 			t.Errorf("case %d has id %q, want %q", i, c.ID, want)
 		}
 		last := c.Segments[len(c.Segments)-1].Text
