@@ -31,19 +31,28 @@ var dateLayouts = []dateLayout{
 	{"2006/1/2 15:04:05", 0, 0},
 	{"2006/1/2 15:04", 0, 0},
 	{"2006.1.2", 0, 0},
+	{"2006.1.2 15:04:05", 0, 0},
+	{"2006.1.2 15:04", 0, 0},
 	{"2006年1月2日", 0, 0},
+	{"2006年1月2日 15:04:05", 0, 0},
 	{"2006年1月2日 15:04", 0, 0},
 	{"2006-1", 0, 1},
 	{"2006/1", 0, 1},
+	{"2006.1", 0, 1},
 	{"2006年1月", 0, 1},
 	{"2006", 1, 0},
 }
 
+// dateLayoutsHelp lists dateLayouts for error messages.
+const dateLayoutsHelp = "want 2024-03-05, 2024/3/5, 2024.3.5 or 2024年3月5日, each optionally with hh:mm[:ss]; " +
+	"RFC 3339; a month (2024-03, 2024/3, 2024.3, 2024年3月); or a year (2024)"
+
 // ParseDay reads a date in one of the accepted layouts: YYYY-MM-DD, also
 // with / or . between the parts and with one-digit months and days, or
-// written 2024年3月5日; any of those followed by " hh:mm[:ss]"; RFC 3339;
-// YYYY-MM, YYYY/MM, 2024年3月; YYYY. Chinese records write dates all these
-// ways. A month or a year gives its first day. "" gives NoDay.
+// written 2024年3月5日, each optionally followed by " hh:mm[:ss]"; RFC
+// 3339; a month written in the same ways (2024-03, 2024年3月); a year.
+// Chinese records write dates all these ways. A month or a year gives its
+// first day. "" gives NoDay.
 func ParseDay(s string) (Day, error) {
 	first, _, err := ParsePeriod(s)
 	return first, err
@@ -65,7 +74,7 @@ func ParsePeriod(s string) (first, last Day, err error) {
 			return DayOf(t), DayOf(t.AddDate(l.years, l.months, -1)), nil
 		}
 	}
-	return NoDay, NoDay, fmt.Errorf("cannot read date %q (want YYYY-MM-DD, YYYY/MM/DD, YYYY年M月D日, YYYY-MM, YYYY or RFC 3339)", s)
+	return NoDay, NoDay, fmt.Errorf("cannot read date %q (%s)", s, dateLayoutsHelp)
 }
 
 // DayOf returns the Day containing t (in UTC).
