@@ -89,11 +89,11 @@ share of T1/T2 signal segments whose key entities all survive packing. Also
 the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !(floor >= 0 && floor <= 1) {
+				return fmt.Errorf("--floor %v must be in [0, 1]", floor)
+			}
 			cfg := rrce.DefaultConfig()
 			cfg.Params.SimFloor = floor
-			if err := cfg.Params.Validate(); err != nil {
-				return fmt.Errorf("--floor: %w", err)
-			}
 			var err error
 			if cfg.Windows, err = parseInts(windows); err != nil {
 				return fmt.Errorf("--windows: %w", err)

@@ -194,7 +194,7 @@ func TestBenchPackAndTune(t *testing.T) {
 	if code, _, errOut := cli(t, "", "bench", "pack"); code != 1 || !strings.Contains(errOut, "--cases FILE or --medqa FILE") {
 		t.Fatalf("bench pack without cases: %s", errOut)
 	}
-	if code, _, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--floor", "1.5"); code != 1 || !strings.Contains(errOut, "--floor: medkb: invalid packing input: similarity floor 1.5 must be in [0, 1]") {
+	if code, _, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--floor", "1.5"); code != 1 || !strings.Contains(errOut, "--floor 1.5 must be in [0, 1]") {
 		t.Fatalf("bench pack --floor 1.5: %d %s", code, errOut)
 	}
 	if code, out, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--record-in-query", "--windows", "512"); code != 0 || !strings.Contains(out, "ebm") {

@@ -40,7 +40,7 @@ type Packer struct {
 
 // Pack packs cands under p; see the package function Pack.
 func (pk *Packer) Pack(cands []Candidate, p Params) (*Result, error) {
-	if err := p.Validate(); err != nil {
+	if err := p.validate(); err != nil {
 		return nil, err
 	}
 	if len(cands) > maxCandidates {

@@ -76,9 +76,7 @@ func (p *Params) weight(t base.Tier) float64 {
 	return p.Weights[t-1]
 }
 
-// Validate reports the first parameter out of range, as Pack would, so
-// that a caller can refuse bad input before preparing candidates.
-func (p *Params) Validate() error {
+func (p *Params) validate() error {
 	switch {
 	case p.Budget < 0:
 		return fmt.Errorf("%w: budget %d is negative", ErrInvalid, p.Budget)
