@@ -7,11 +7,11 @@
 //
 // A Case is a query and its signal segments (JSON Lines, ReadCases;
 // MedQACases builds them from MedQA vignettes, USMLE or Chinese MCMLE,
-// one sentence per segment). AddNoise adds 12 noise segments per signal segment: 40 %
-// templated follow-up boilerplate in the case's language, 30 % fragments
-// of other cases' segments, 30 % splices of two such fragments, all
-// shuffled with a seed, so the input order FIFO sees is fixed and
-// signal-blind. Prepare turns every segment into a pack.Candidate once:
+// one sentence per segment). AddNoise adds 12 noise segments per signal
+// segment: 40 % templated follow-up boilerplate in the case's language,
+// 30 % fragments of other cases' segments, 30 % splices of two such
+// fragments, all shuffled with a seed, so the input order FIFO sees is
+// fixed and signal-blind. Prepare turns every segment into a pack.Candidate once:
 // tier by clinical.Classify (or the gold tier, with Options.GoldTiers),
 // state B by clinical.Compress for T1/T2, tokens by the cl100k counter,
 // similarity as the cosine of hash-v1 vectors of the query and each

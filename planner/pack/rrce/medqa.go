@@ -43,9 +43,10 @@ type MedQASample struct {
 // MedQACases turns MedQA vignettes into cases, as the paper did.
 //
 // Each question is split into sentences; the last one that asks
-// something (ends in "?" or "？") is the question, else, in Chinese, the
-// last sentence (an MCMLE stem often ends in a cloze: "最可能的诊断是"), and the
-// sentences before it are the vignette, one signal segment each, typed by
+// something (ends in "?" or "？") is the question, else, in Chinese,
+// the last sentence (an MCMLE stem often ends in a cloze:
+// "最可能的诊断是"), and the sentences before it are the vignette, one
+// signal segment each, typed by
 // clinical.SegmentType, keys by clinical.Keys. Like the paper, only
 // vignettes with at least two kinds of segment and at least one T1/T2
 // segment are eligible. They are visited in an order fixed by the seed
