@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/medkb/medkb/internal/golden"
 	"github.com/medkb/medkb/internal/shareddata"
 	"github.com/medkb/medkb/planner/pack"
 )
@@ -122,17 +121,5 @@ func TestMedQAChinese(t *testing.T) {
 	if got := cases[0].Segments[0].Text; got != "男，58岁。" {
 		t.Errorf("first segment %q, want the stem's first sentence", got)
 	}
-	s, err := Prepare(context.Background(), cases, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := s.Run(DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table strings.Builder
-	if err := rep.WriteTable(&table); err != nil {
-		t.Fatal(err)
-	}
-	golden.File(t, filepath.Join("testdata", "report_medqa_zh.golden"), table.String())
+	goldenTable(t, cases, "report_medqa_zh.golden")
 }

@@ -316,24 +316,27 @@ func TestChineseCases(t *testing.T) {
 	if len(warnings) > 0 {
 		t.Fatalf("the sample case file reads with warnings:\n%s", strings.Join(warnings, "\n"))
 	}
-	for name, cs := range map[string][]Case{
-		"report_zh.golden":        cases,
-		"report_zh_record.golden": WithRecordInQuery(cases),
-	} {
-		s, err := Prepare(context.Background(), cs, DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := s.Run(DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var table strings.Builder
-		if err := rep.WriteTable(&table); err != nil {
-			t.Fatal(err)
-		}
-		golden.File(t, filepath.Join("testdata", name), table.String())
+	goldenTable(t, cases, "report_zh.golden")
+	goldenTable(t, WithRecordInQuery(cases), "report_zh_record.golden")
+}
+
+// goldenTable runs the benchmark with the default protocol on cases and
+// compares its table with testdata/name.
+func goldenTable(t *testing.T, cases []Case, name string) {
+	t.Helper()
+	s, err := Prepare(context.Background(), cases, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
 	}
+	rep, err := s.Run(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	golden.File(t, filepath.Join("testdata", name), table.String())
 }
 
 func TestWithRecordInQuery(t *testing.T) {
