@@ -69,13 +69,19 @@ func blockScale(c *Candidate, p *Params) float64 {
 func appendStates(dst []option, i int, c *Candidate, p *Params) []option {
 	scale := blockScale(c, p)
 	if c.A.Tokens > 0 {
-		dst = append(dst, newOption(i, &c.A, StateA, scale*p.sim(c, &c.A), scale*p.simPerToken(c, &c.A)))
+		dst = append(dst, stateOption(i, c, &c.A, StateA, p, scale))
 	}
 	if c.B != nil && c.B.Tokens > 0 {
-		scaleB := fidelityB(c, p.Epsilon) * scale
-		dst = append(dst, newOption(i, c.B, StateB, scaleB*p.sim(c, c.B), scaleB*p.simPerToken(c, c.B)))
+		dst = append(dst, stateOption(i, c, c.B, StateB, p, fidelityB(c, p.Epsilon)*scale))
 	}
 	return dst
+}
+
+// stateOption is state s of block i with the given share of its Sim:
+// utility scale*Sim and density scale*Sim/C, Sim/C computed once.
+func stateOption(i int, c *Candidate, s *State, id StateID, p *Params, scale float64) option {
+	perToken := p.simPerToken(c, s)
+	return newOption(i, s, id, scale*(perToken*float64(s.Tokens)), scale*perToken)
 }
 
 // appendOptions appends every non-empty state of every block to dst:
