@@ -49,7 +49,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 	var frags []fragment
 	keepWhole := func(span [2]int) {
 		kept := trimEnd(s[span[0]:span[1]])
-		frags = append(frags, fragment{kept, span[0], span[0] + len(kept)})
+		frags = append(frags, fragment{kept, span[0]})
 	}
 	rest := spans
 	for _, sent := range sentenceSpans(s) {
@@ -69,7 +69,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			case len(inClause) > 0 && zh:
 				keepWhole(cl)
 			case len(inClause) > 0:
-				frags = append(frags, fragment{focus(clause, shift(inClause, -cl[0])), -1, -1})
+				frags = append(frags, fragment{focus(clause, shift(inClause, -cl[0])), -1})
 			case !isHeading(clause):
 				keepWhole(cl)
 			}
@@ -88,11 +88,11 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 }
 
 // fragment is a piece of state B: a clause or sentence kept whole, with
-// its span in the source, or a clause cut down to its keys (start and end
-// -1).
+// the offset where it starts in the source, or a clause cut down to its
+// keys (start -1).
 type fragment struct {
-	text       string
-	start, end int
+	text  string
+	start int
 }
 
 // join joins the fragments of s with sep, except that two whole pieces
@@ -104,8 +104,9 @@ func join(s string, frags []fragment, sep string) string {
 	for i, f := range frags {
 		if i > 0 {
 			prev := frags[i-1]
-			if prev.end >= 0 && f.start > prev.end && onlyPunct(s[prev.end:f.start]) {
-				b.WriteString(s[prev.end:f.start])
+			end := prev.start + len(prev.text)
+			if prev.start >= 0 && f.start > end && onlyPunct(s[end:f.start]) {
+				b.WriteString(s[end:f.start])
 			} else {
 				b.WriteString(sep)
 			}
