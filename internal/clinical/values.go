@@ -51,9 +51,9 @@ func longestFirst(lists ...[]string) []string {
 // pressure (125/85 mm Hg), a dimension (8 mm × 6 mm, 3.2×2.1×1.5 cm), a
 // range (4～5cm, 200–430 mg/dL) and a single value (2.3 ng/mL, < 0.04
 // ng/mL, 12.5×10^9/L), and last a decimal without a unit right after a
-// name (pH 7.31, INR 1.2, 等位基因比0.62). It is a hand-written scanner because the same
-// grammar as one regular expression is too large for Go's fast matcher and
-// costs about 100µs on an 80-word report.
+// name (pH 7.31, INR 1.2, 等位基因比0.62). It is a hand-written scanner
+// because the same grammar as one regular expression is too large for
+// Go's fast matcher and costs about 100µs on an 80-word report.
 func findValues(s string) [][2]int {
 	return scanValues(s, func(s string, i int) int {
 		for _, try := range []func(string, int) int{bloodPressure, dimension, valueRange, singleValue, namedDecimal} {
