@@ -42,12 +42,12 @@ type MedQASample struct {
 
 // MedQACases turns MedQA vignettes into cases, as the paper did.
 //
-// Each question is split into sentences; the last one that asks
-// something (ends in "?" or "？") is the question, else, in Chinese,
-// the last sentence (an MCMLE stem often ends in a cloze:
-// "最可能的诊断是"), and the sentences before it are the vignette, one
-// signal segment each, typed by
-// clinical.SegmentType, keys by clinical.Keys. Like the paper, only
+// Each question is split into sentences, a heading joined to the
+// sentence after it (joinHeadings); the last one that asks something
+// (ends in "?" or "？") is the question, else, in Chinese, the last
+// sentence (an MCMLE stem often ends in a cloze: "最可能的诊断是"), and
+// the sentences before it are the vignette, one signal segment each,
+// typed by clinical.SegmentType, keys by clinical.Keys. Like the paper, only
 // vignettes with at least two kinds of segment and at least one T1/T2
 // segment are eligible. They are visited in an order fixed by the seed
 // and the sample takes the first N (or, for validation, the next N);
@@ -120,7 +120,7 @@ func MedQACases(path string, sample MedQASample) ([]Case, error) {
 
 // medqaCase builds the case of one item, ok false when it is not eligible.
 func medqaCase(it *medqaItem, questionOnly bool) (Case, bool) {
-	sents := text.Sentences(it.Question)
+	sents := joinHeadings(text.Sentences(it.Question))
 	q := len(sents) - 1
 	for q > 0 && !strings.HasSuffix(sents[q], "?") && !strings.HasSuffix(sents[q], "？") {
 		q--
@@ -161,6 +161,33 @@ func medqaCase(it *medqaItem, questionOnly bool) (Case, bool) {
 		})
 	}
 	return c, len(kinds) >= 2 && objective
+}
+
+// joinHeadings prefixes every sentence that ends in a colon and holds no
+// digit ("Serum:", "Laboratory studies show:") to the sentence after it.
+// Such a heading introduces the lines below it and has nothing of its own
+// to keep, so as a segment of its own it would be an empty T2 block.
+func joinHeadings(sents []string) []string {
+	var out []string
+	heading := ""
+	for _, s := range sents {
+		switch {
+		case strings.HasSuffix(heading, "："):
+			s = heading + s
+		case heading != "":
+			s = heading + " " + s
+		}
+		if (strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：")) && !strings.ContainsAny(s, "0123456789") {
+			heading = s
+			continue
+		}
+		heading = ""
+		out = append(out, s)
+	}
+	if heading != "" {
+		out = append(out, heading)
+	}
+	return out
 }
 
 func medqaQuery(question string, options map[string]string) string {

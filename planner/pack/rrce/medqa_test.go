@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -122,4 +123,22 @@ func TestMedQAChinese(t *testing.T) {
 		t.Errorf("first segment %q, want the stem's first sentence", got)
 	}
 	goldenTable(t, cases, "report_medqa_zh.golden")
+}
+
+func TestJoinHeadings(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+	}{
+		{[]string{"He is pale.", "Laboratory studies show:", "Serum:", "Na+: 139 mEq/L", "K+: 6.3 mEq/L"},
+			[]string{"He is pale.", "Laboratory studies show: Serum: Na+: 139 mEq/L", "K+: 6.3 mEq/L"}},
+		{[]string{"实验室检查：", "血红蛋白 90g/L。"}, []string{"实验室检查：血红蛋白 90g/L。"}},
+		// A sentence with a value is evidence, not a heading.
+		{[]string{"At 12 months the groups held:", "A 40"}, []string{"At 12 months the groups held:", "A 40"}},
+		{[]string{"Results:"}, []string{"Results:"}},
+		{nil, []string{}},
+	} {
+		if got := joinHeadings(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("joinHeadings(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }
