@@ -31,6 +31,7 @@ var (
 		{re: regexp.MustCompile(`未见[^，。；,;.\s]{0,12}`), triggers: []string{"未见"}},
 		{re: regexp.MustCompile(`(?i)\bno known (?:drug )?allergies\b|\bNKDA\b|\banaphyla\w*`), triggers: []string{"allergies", "nkda", "anaphyla"}},
 		{re: regexp.MustCompile(`对[^，。；,;、]{1,12}?过敏|\p{Han}{1,8}?过敏史?`), triggers: []string{"过敏"}},
+		{re: regexp.MustCompile(`否认[^，。；,;]{0,16}?过敏史?`), triggers: []string{"过敏"}}, // a whole denial, past 8 characters
 	}
 )
 
@@ -149,6 +150,7 @@ func keySpans(s string) [][2]int {
 				end = withObject(s, end+len(" for"))
 			case strings.Contains(s[start:end], "抗过敏"): // anti-allergy treatment
 				continue
+			case strings.HasPrefix(s[start:end], "否认"): // a denial keeps its verb, even before 对
 			case strings.HasSuffix(s[start:end], "过敏") || strings.HasSuffix(s[start:end], "过敏史"):
 				if i := strings.Index(s[start:end], "对"); i > 0 { // "曾对X过敏" is "对X过敏"
 					start += i
