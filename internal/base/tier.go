@@ -1,6 +1,8 @@
 package base
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -63,4 +65,26 @@ func (t *Tier) UnmarshalText(b []byte) error {
 	}
 	*t = v
 	return nil
+}
+
+// UnmarshalJSON reads a tier written as a string (see UnmarshalText) or
+// as its number, 1 to 4, which a hand-written file may well use; null
+// leaves TierNone.
+func (t *Tier) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case string(b) == "null":
+		*t = TierNone
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		return t.UnmarshalText([]byte(s))
+	case len(b) == 1 && b[0] >= '1' && b[0] <= '4':
+		*t = Tier(b[0] - '0')
+		return nil
+	}
+	return fmt.Errorf("unknown tier %s (want T1, T2, T3 or T4, or 1 to 4)", b)
 }

@@ -18,7 +18,7 @@ import (
 
 // ErrCase is returned (wrapped, with file:line) when a case file holds a
 // line that is not a valid case.
-var ErrCase = errors.New("medkb: bad benchmark case")
+var ErrCase = errors.New("bad benchmark case")
 
 // Case is one benchmark vignette: a query and its signal segments (noise
 // is added by the benchmark, not stored).

@@ -199,6 +199,7 @@ func TestReadCasesErrors(t *testing.T) {
 		`{"id": "a", "segments": [{"id": "s", "text": "t"}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "  "}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "tier": "T5"}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "tier": 5}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "time": "yesterday"}]}`,
 		`{"id": "a", "query": "q", "now": "2025-13-40", "segments": [{"id": "s", "text": "t"}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}]`,
