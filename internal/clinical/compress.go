@@ -70,7 +70,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 				keepWhole(cl)
 			case len(inClause) > 0:
 				frags = append(frags, fragment{focus(clause, shift(inClause, -cl[0])), -1})
-			case !isHeading(clause):
+			case !IsHeading(clause):
 				keepWhole(cl)
 			}
 		}
@@ -190,14 +190,14 @@ func trimEnd(s string) string {
 	return strings.TrimRight(s, ".;,。；，")
 }
 
-// isHeading reports whether s introduces what follows ("Laboratory
+// IsHeading reports whether s introduces what follows ("Laboratory
 // studies show:", "血常规：").
-func isHeading(s string) bool { return strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：") }
+func IsHeading(s string) bool { return strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：") }
 
 // statesResult reports whether s states a result in words; a heading
 // ("Laboratory studies show:") does not.
 func statesResult(s string) bool {
-	if isHeading(s) {
+	if IsHeading(s) {
 		return false
 	}
 	return conclusionTerms.any(s)

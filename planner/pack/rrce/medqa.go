@@ -177,7 +177,7 @@ func joinHeadings(sents []string) []string {
 		case heading != "":
 			s = heading + " " + s
 		}
-		if (strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：")) && !strings.ContainsAny(s, "0123456789") {
+		if clinical.IsHeading(s) && !strings.ContainsAny(s, "0123456789") {
 			heading = s
 			continue
 		}
