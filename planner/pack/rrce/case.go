@@ -41,7 +41,9 @@ type Segment struct {
 	// for RRCE, and with Options.GoldTiers also the tier packed.
 	Tier base.Tier `json:"tier,omitempty"`
 	Time string    `json:"time,omitempty"`
-	// Signal marks evidence the case needs; noise has Signal false.
+	// Signal marks evidence the case needs; noise has Signal false. In
+	// a case none of whose segments has the field, every segment is
+	// signal (ReadCases): a case without signal would count for nothing.
 	Signal bool `json:"signal"`
 	// Keys are the entities that must survive packing. Absent (or null)
 	// means clinical.Keys(Text); an empty list means the segment has none
@@ -57,20 +59,22 @@ type Segment struct {
 // (ignored, so that a file carrying extra metadata still runs, but a
 // misspelt "signal" would otherwise pass unseen), a key that its signal
 // segment's text does not hold (after foldKey: that segment can never
-// survive), and a file in which no segment is a signal (RRCE then counts
-// nothing).
+// survive), cases that mark no segment "signal" (all their segments are
+// then signal, since noise is the benchmark's to add), and a file in
+// which no segment is a signal (RRCE then counts nothing).
 func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	seen := map[string]int{}
 	unknown := map[string]bool{}
 	signal := false
+	unmarked, firstUnmarked := 0, 0
 	for line := 1; sc.Scan(); line++ {
 		raw := bytes.TrimSpace(sc.Bytes())
 		if len(raw) == 0 {
 			continue
 		}
-		c, fields, err := decodeCase(raw)
+		c, fields, marked, err := decodeCase(raw)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s:%d: %w: %w", name, line, ErrCase, err)
 		}
@@ -87,6 +91,14 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 			return nil, nil, fmt.Errorf("%s:%d: %w: id %q already used on line %d", name, line, ErrCase, c.ID, prev)
 		}
 		seen[c.ID] = line
+		if !marked {
+			for i := range c.Segments {
+				c.Segments[i].Signal = true
+			}
+			if unmarked++; unmarked == 1 {
+				firstUnmarked = line
+			}
+		}
 		for _, s := range c.Segments {
 			if !s.Signal {
 				continue
@@ -104,6 +116,9 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 	if err := sc.Err(); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if unmarked > 0 {
+		warnings = append(warnings, fmt.Sprintf(`%s:%d: %d case(s), the first here, mark no segment "signal"; all their segments count as signal`, name, firstUnmarked, unmarked))
+	}
 	if len(cases) > 0 && !signal {
 		warnings = append(warnings, fmt.Sprintf(`%s: no segment has "signal": true; RRCE has nothing to count`, name))
 	}
@@ -113,14 +128,14 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 // decodeCase decodes one line and names the fields, of the case or of a
 // segment, that the format does not know (quoted; a segment's as
 // "segments[].name"). Those are not an error: the case is decoded without
-// them.
-func decodeCase(raw []byte) (c Case, unknown []string, err error) {
+// them. marked reports whether any segment has a "signal" field.
+func decodeCase(raw []byte) (c Case, unknown []string, marked bool, err error) {
 	if err := json.Unmarshal(raw, &c); err != nil {
-		return Case{}, nil, err
+		return Case{}, nil, false, err
 	}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(raw, &fields) != nil {
-		return c, nil, nil
+		return c, nil, true, nil
 	}
 	unknown = unknownNames(fields, caseFields, "")
 	for name, raw := range fields {
@@ -130,9 +145,12 @@ func decodeCase(raw []byte) (c Case, unknown []string, err error) {
 		}
 		for _, seg := range segs {
 			unknown = append(unknown, unknownNames(seg, segmentFields, "segments[].")...)
+			for name := range seg {
+				marked = marked || strings.EqualFold(name, "signal")
+			}
 		}
 	}
-	return c, unknown, nil
+	return c, unknown, marked, nil
 }
 
 // The JSON names of Case and Segment; encoding/json matches them without

@@ -220,8 +220,9 @@ func TestReadCasesErrors(t *testing.T) {
 // with its place, and the cases still come back.
 func TestReadCasesWarnings(t *testing.T) {
 	for _, tt := range []struct {
-		in   string
-		want []string
+		in      string
+		want    []string
+		signals int
 	}{
 		{
 			in: `{"id": "a", "query": "q", "source": "ward 3", "segments": [{"id": "s", "text": "Creatinine 2.8mg/dL.", "signl": true, "keys": ["2.8 mg/dL"]}]}
@@ -229,6 +230,14 @@ func TestReadCasesWarnings(t *testing.T) {
 			want: []string{
 				`cases.jsonl:1: unknown field "source" ignored`,
 				`cases.jsonl:1: unknown field "segments[].signl" ignored`,
+				`cases.jsonl:2: case "b": segment "s": key "3.1 mg/dL" is not in its text; the segment can never survive`,
+				`cases.jsonl:1: 2 case(s), the first here, mark no segment "signal"; all their segments count as signal`,
+			},
+			signals: 2,
+		},
+		{
+			in: `{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "signal": false}, {"id": "n", "text": "u"}]}`,
+			want: []string{
 				`cases.jsonl: no segment has "signal": true; RRCE has nothing to count`,
 			},
 		},
@@ -237,6 +246,7 @@ func TestReadCasesWarnings(t *testing.T) {
 			want: []string{
 				`cases.jsonl:1: case "a": segment "s": key "3.1 mg/dL" is not in its text; the segment can never survive`,
 			},
+			signals: 1,
 		},
 	} {
 		cases, warnings, err := ReadCases(strings.NewReader(tt.in), "cases.jsonl")
@@ -248,6 +258,17 @@ func TestReadCasesWarnings(t *testing.T) {
 		}
 		if !slices.Equal(warnings, tt.want) {
 			t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(tt.want, "\n"))
+		}
+		signals := 0
+		for _, c := range cases {
+			for _, seg := range c.Segments {
+				if seg.Signal {
+					signals++
+				}
+			}
+		}
+		if signals != tt.signals {
+			t.Errorf("%s: %d signal segments, want %d", tt.in, signals, tt.signals)
 		}
 	}
 }
