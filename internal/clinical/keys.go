@@ -31,7 +31,7 @@ var (
 		{re: regexp.MustCompile(`未见[^，。；,;.\s]{0,12}`), triggers: []string{"未见"}},
 		{re: regexp.MustCompile(`(?i)\bno known (?:drug )?allergies\b|\bNKDA\b|\banaphyla\w*`), triggers: []string{"allergies", "nkda", "anaphyla"}},
 		{re: regexp.MustCompile(`对[^，。；,;、]{1,12}?过敏|\p{Han}{1,8}?过敏史?`), triggers: []string{"过敏"}},
-		{re: regexp.MustCompile(`否认[^，。；,;]{0,16}?过敏史?`), triggers: []string{"过敏"}}, // a whole denial, past 8 characters
+		{re: regexp.MustCompile(`否认[^，。；,;.\s]{0,16}?过敏史?`), triggers: []string{"过敏"}}, // a whole denial, past 8 characters
 	}
 )
 

@@ -50,6 +50,7 @@ func TestKeys(t *testing.T) {
 		{"否认其他药物及食物过敏史。", []string{"否认其他药物及食物过敏史"}},
 		{"否认对青霉素过敏。", []string{"否认对青霉素过敏"}},
 		{"否认食物、药物过敏史，否认手术史。", []string{"否认食物、药物过敏史"}},
+		{"既往体健。否认高血压\n青霉素过敏。", []string{"青霉素过敏"}},
 		{"过敏性鼻炎病史。", nil},
 		{"A 67-year-old man with a 2-day history.", nil},
 		{"CO2 25 mEq/L", []string{"25 mEq/L"}},
