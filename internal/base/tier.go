@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -67,24 +68,36 @@ func (t *Tier) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON reads a tier written as a string (see UnmarshalText) or
-// as its number, 1 to 4, which a hand-written file may well use; null
-// leaves TierNone.
+// UnmarshalJSON reads a tier written as "T1".."T4" (see ParseTier) or
+// as its number, 1 to 4, bare or quoted ("tier": 2, "2", or 2.0 as a
+// spreadsheet export writes it), which a hand-written file may well use.
+// null leaves t as it is, as encoding/json does for other types.
 func (t *Tier) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	switch {
-	case string(b) == "null":
-		*t = TierNone
+	if string(b) == "null" {
 		return nil
-	case len(b) > 0 && b[0] == '"':
-		var s string
+	}
+	s := string(b)
+	if len(b) > 0 && b[0] == '"' {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		return t.UnmarshalText([]byte(s))
-	case len(b) == 1 && b[0] >= '1' && b[0] <= '4':
-		*t = Tier(b[0] - '0')
+		if strings.TrimSpace(s) == "" {
+			*t = TierNone
+			return nil
+		}
+	}
+	if n, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+		if n != 1 && n != 2 && n != 3 && n != 4 {
+			return fmt.Errorf("unknown tier %s (want T1, T2, T3 or T4, or 1 to 4)", s)
+		}
+		*t = Tier(n)
 		return nil
 	}
-	return fmt.Errorf("unknown tier %s (want T1, T2, T3 or T4, or 1 to 4)", b)
+	v, err := ParseTier(s)
+	if err != nil {
+		return fmt.Errorf("unknown tier %q (want T1, T2, T3 or T4, or 1 to 4)", s)
+	}
+	*t = v
+	return nil
 }
