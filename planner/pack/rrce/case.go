@@ -18,7 +18,7 @@ import (
 
 // ErrCase is returned (wrapped, with file:line) when a case file holds a
 // line that is not a valid case.
-var ErrCase = errors.New("bad benchmark case")
+var ErrCase = errors.New("medkb: bad benchmark case")
 
 // Case is one benchmark vignette: a query and its signal segments (noise
 // is added by the benchmark, not stored).
@@ -76,7 +76,7 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 		}
 		c, fields, marked, err := decodeCase(raw)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w: %w", name, line, ErrCase, err)
+			return nil, nil, fmt.Errorf("%w: %s:%d: %w", ErrCase, name, line, err)
 		}
 		for _, field := range fields {
 			if !unknown[field] {
@@ -85,10 +85,10 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 			}
 		}
 		if err := c.check(); err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return nil, nil, fmt.Errorf("%w: %s:%d: %w", ErrCase, name, line, err)
 		}
 		if prev, dup := seen[c.ID]; dup {
-			return nil, nil, fmt.Errorf("%s:%d: %w: id %q already used on line %d", name, line, ErrCase, c.ID, prev)
+			return nil, nil, fmt.Errorf("%w: %s:%d: id %q already used on line %d", ErrCase, name, line, c.ID, prev)
 		}
 		seen[c.ID] = line
 		if !marked {
@@ -206,30 +206,28 @@ func WithRecordInQuery(cases []Case) []Case {
 	return out
 }
 
+// check reports what makes c invalid; ReadCases wraps it in ErrCase.
 func (c *Case) check() error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrCase, fmt.Sprintf(format, args...))
-	}
 	switch {
 	case c.ID == "":
-		return bad("missing id")
+		return errors.New("missing id")
 	case c.Query == "":
-		return bad("case %q: missing query", c.ID)
+		return fmt.Errorf("case %q: missing query", c.ID)
 	case len(c.Segments) == 0:
-		return bad("case %q: no segments", c.ID)
+		return fmt.Errorf("case %q: no segments", c.ID)
 	}
 	if _, err := base.ParseDay(c.Now); err != nil {
-		return bad("case %q: now: %v", c.ID, err)
+		return fmt.Errorf("case %q: now: %v", c.ID, err)
 	}
 	for i, s := range c.Segments {
 		switch {
 		case s.ID == "":
-			return bad("case %q: segment %d: missing id", c.ID, i)
+			return fmt.Errorf("case %q: segment %d: missing id", c.ID, i)
 		case strings.TrimSpace(s.Text) == "":
-			return bad("case %q: segment %q: empty text", c.ID, s.ID)
+			return fmt.Errorf("case %q: segment %q: empty text", c.ID, s.ID)
 		}
 		if _, err := base.ParseDay(s.Time); err != nil {
-			return bad("case %q: segment %q: time: %v", c.ID, s.ID, err)
+			return fmt.Errorf("case %q: segment %q: time: %v", c.ID, s.ID, err)
 		}
 	}
 	return nil
