@@ -101,13 +101,11 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 			bStates++
 		}
 	}
-	quota := ""
 	for _, q := range r.Quota {
 		x.res.Quota = append(x.res.Quota, Quota{Tier: q.Tier.String(), Present: q.Present, Want: q.Want, Got: q.Got, Met: q.Met})
-		quota += fmt.Sprintf(" %s %d/%d", q.Tier, q.Got, q.Want)
 	}
-	x.report(opPack, len(cands), len(r.Items), start, fmt.Sprintf("packed %d of %d (%d in state B), %d/%d tokens; quota%s (met: %t)",
-		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, quota, r.QuotaMet))
+	x.report(opPack, len(cands), len(r.Items), start, fmt.Sprintf("packed %d of %d (%d in state B), %d/%d tokens; %s",
+		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, x.res.QuotaSummary()))
 	return nil
 }
 

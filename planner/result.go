@@ -1,5 +1,10 @@
 package planner
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Result is what a query returns: the same struct in Go and, with these
 // JSON names (a contract of `medkb query --json`), on the command line.
 type Result struct {
@@ -79,6 +84,25 @@ type Quota struct {
 	Want    int    `json:"want"`
 	Got     int    `json:"got"`
 	Met     bool   `json:"met"`
+}
+
+// QuotaSummary is "quota T1 1/1 T2 0/1 (not met)": for each tier whose
+// quota wants blocks, those packed of those wanted; "no tier quota
+// applies" when none wants any (kmin 0, or nothing to pack).
+func (r *Result) QuotaSummary() string {
+	var sb strings.Builder
+	for _, q := range r.Quota {
+		if q.Want > 0 {
+			fmt.Fprintf(&sb, " %s %d/%d", q.Tier, q.Got, q.Want)
+		}
+	}
+	switch {
+	case sb.Len() == 0:
+		return "no tier quota applies"
+	case r.QuotaMet:
+		return "quota" + sb.String() + " (met)"
+	}
+	return "quota" + sb.String() + " (not met)"
 }
 
 // OpReport is one operator's EXPLAIN ANALYZE line.

@@ -21,7 +21,7 @@ func render(w io.Writer, r *medkb.Result) {
 	}
 	summary := fmt.Sprintf("%d item(s), %d tokens", len(r.Items), r.TokensUsed)
 	if r.Budget > 0 {
-		summary = fmt.Sprintf("%d item(s), %d/%d tokens, %s", len(r.Items), r.TokensUsed, r.Budget, quotaSummary(r))
+		summary = fmt.Sprintf("%d item(s), %d/%d tokens, %s", len(r.Items), r.TokensUsed, r.Budget, r.QuotaSummary())
 	}
 	fmt.Fprintf(w, "%s; tiers %s\n", summary, strings.Join(r.Tiers, " "))
 	e := r.Expansion
@@ -49,24 +49,6 @@ func render(w io.Writer, r *medkb.Result) {
 	if r.Context != "" {
 		fmt.Fprintf(w, "\n--- context ---\n%s", r.Context)
 	}
-}
-
-// quotaSummary is "quota T1 1/1 T2 0/1 (not met)": per tier present, the
-// blocks packed of those the quota wants; "no tier quota" under kmin 0.
-func quotaSummary(r *medkb.Result) string {
-	var sb strings.Builder
-	for _, q := range r.Quota {
-		if q.Want > 0 {
-			fmt.Fprintf(&sb, " %s %d/%d", q.Tier, q.Got, q.Want)
-		}
-	}
-	switch {
-	case sb.Len() == 0:
-		return "no tier quota"
-	case r.QuotaMet:
-		return "quota" + sb.String() + " (met)"
-	}
-	return "quota" + sb.String() + " (not met)"
 }
 
 func provenance(it medkb.Item) string {
