@@ -164,7 +164,7 @@ func medqaCase(it *medqaItem, questionOnly bool) (Case, bool) {
 }
 
 // joinHeadings prefixes every sentence that ends in a colon and holds no
-// digit ("Serum:", "Laboratory studies show:") to the sentence after it.
+// key ("Serum:", "Laboratory studies show:") to the sentence after it.
 // Such a heading introduces the lines below it and has nothing of its own
 // to keep, so as a segment of its own it would be an empty T2 block.
 func joinHeadings(sents []string) []string {
@@ -177,7 +177,7 @@ func joinHeadings(sents []string) []string {
 		case heading != "":
 			s = heading + " " + s
 		}
-		if clinical.IsHeading(s) && !strings.ContainsAny(s, "0123456789") {
+		if clinical.IsHeading(s) && clinical.Keys(s) == nil {
 			heading = s
 			continue
 		}

@@ -132,10 +132,11 @@ func TestJoinHeadings(t *testing.T) {
 		{[]string{"He is pale.", "Laboratory studies show:", "Serum:", "Na+: 139 mEq/L", "K+: 6.3 mEq/L"},
 			[]string{"He is pale.", "Laboratory studies show: Serum: Na+: 139 mEq/L", "K+: 6.3 mEq/L"}},
 		{[]string{"实验室检查：", "血红蛋白 90g/L。"}, []string{"实验室检查：血红蛋白 90g/L。"}},
-		// A sentence with a value is evidence, not a heading.
-		{[]string{"At 12 months the groups held:", "A 40"}, []string{"At 12 months the groups held:", "A 40"}},
+		// A sentence with a key is evidence, not a heading.
+		{[]string{"Creatinine rose to 2.8 mg/dL:", "BUN 40 mg/dL"}, []string{"Creatinine rose to 2.8 mg/dL:", "BUN 40 mg/dL"}},
+		{[]string{"At 12 months the groups held:", "A 40"}, []string{"At 12 months the groups held: A 40"}},
 		{[]string{"Results:"}, []string{"Results:"}},
-		{nil, []string{}},
+		{nil, nil},
 	} {
 		if got := joinHeadings(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("joinHeadings(%q) = %q, want %q", tc.in, got, tc.want)
