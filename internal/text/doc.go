@@ -17,7 +17,7 @@
 // terminators 。！？；… wherever they are, and at every line break. A period
 // does not end a sentence inside a number (2.3), after a listed abbreviation
 // (Dr., e.g., approx., No. 5), after list numbering at the start of a line
-// ("1."), or when the next word starts with a lower-case letter (so "5 mg.
+// or after a colon or semicolon ("1.", "诊断意见：1.肺炎"), or when the next word starts with a lower-case letter (so "5 mg.
 // daily" stays whole). Closing quotes and brackets stay with the sentence
 // they close.
 //

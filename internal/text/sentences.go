@@ -139,12 +139,18 @@ func wordBefore(s string, i int) string {
 }
 
 // isListNumber reports whether word, ending at dot, is list numbering such
-// as "1." that opens its line.
+// as "1." that opens its line or follows a colon or semicolon, as in an
+// inline list ("诊断意见：1.肺炎；2.胸腔积液").
 func isListNumber(s string, lineStart, dot int, word string) bool {
 	if word == "" || len(word) > 3 || strings.TrimFunc(word, unicode.IsDigit) != "" {
 		return false
 	}
-	return strings.TrimSpace(s[lineStart:dot-len(word)]) == ""
+	before := strings.TrimSpace(s[lineStart : dot-len(word)])
+	if before == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return strings.ContainsRune(":;：；", r)
 }
 
 // isAbbreviation reports whether a period after word is part of an
