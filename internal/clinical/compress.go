@@ -25,9 +25,15 @@ import (
 // (shows, reveals, diagnosis, impression, consistent with, 示, 诊断, 提示:
 // "Biopsy shows adenocarcinoma, moderately differentiated") and dropped
 // otherwise ("Clinical correlation is recommended"); in Chinese it is kept
-// unless it is advice, report boilerplate ("建议定期随访") or an abstract's
-// aim or method, because a Chinese diagnosis needs no verb
-// ("浸润性腺癌，腺泡为主型。").
+// unless it is advice, report boilerplate ("建议定期随访", "已送检") or an
+// abstract's aim or method, because a Chinese diagnosis needs no verb
+// ("浸润性腺癌，腺泡为主型。"). A Chinese report with a conclusion section
+// ("诊断意见：", "超声提示") is the exception: the section is kept whole, and
+// the keyless sentences of the description before it are dropped, since
+// the conclusion states what they describe.
+//
+// Reference ranges in brackets ("（3.5-5.3）", "(N < 500 ng/mL)") are no
+// keys (keySpans) and are dropped from what is kept.
 //
 // Fragments are joined with "; " (Chinese: "；"), or with the source's own
 // punctuation where nothing between them on one line was dropped.
@@ -51,12 +57,23 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		kept := trimEnd(s[span[0]:span[1]])
 		frags = append(frags, fragment{kept, span[0]})
 	}
+	// A Chinese report's conclusion section ("诊断意见：1.…；2.…") is kept
+	// whole; the keyless sentences of the description before it say at
+	// length what the conclusion says, and are dropped.
+	conclusion := -1
+	if zh {
+		conclusion = reportConclusion.first(s)
+	}
 	rest := spans
 	for _, sent := range sentenceSpans(s) {
 		var inSentence [][2]int
 		inSentence, rest = spansWithin(rest, sent)
+		if conclusion >= 0 && sent[1] > conclusion {
+			keepWhole(sent)
+			continue
+		}
 		if len(inSentence) == 0 {
-			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) || zh && !noFindingTerms.any(sentence) {
+			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) || zh && conclusion < 0 && !noFindingTerms.any(sentence) {
 				keepWhole(sent)
 			}
 			continue
@@ -75,7 +92,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			}
 		}
 	}
-	b = join(s, frags, sep)
+	b = dropRefRanges(join(s, frags, sep))
 	if whole := strings.TrimSpace(s); b == "" || len(b) > len(whole) {
 		b = whole
 	}
@@ -182,7 +199,12 @@ var conclusionTerms = compileTerms([]string{
 var noFindingTerms = compileTerms([]string{
 	"建议", "请结合临床", "结合临床", "定期随访", "门诊随访", "随访观察", "必要时", "供参考", "仅供",
 	"如有疑问", "签名", "报告医师", "审核医师", "报告日期", "检查日期", "一般情况可", "一般情况良好",
-	"目的：", "目的:", "背景：", "背景:", "方法：", "方法:",
+	"目的：", "目的:", "背景：", "背景:", "方法：", "方法:", "已送检", "结果待回", "待回报",
+})
+
+// reportConclusion marks the conclusion section of a Chinese report.
+var reportConclusion = compileTerms([]string{
+	"诊断意见", "影像诊断", "影像学诊断", "超声诊断", "超声提示", "检查提示", "印象：", "印象:", "结论：", "结论:",
 })
 
 // trimEnd drops the closing punctuation of a sentence or clause kept whole.
@@ -401,9 +423,13 @@ func splitUnits(s string) []unit {
 // isFiller reports whether an English word carries no finding or name:
 // articles, pronouns, linking verbs, prepositions.
 func isFiller(word string) bool {
-	w := strings.ToLower(strings.TrimFunc(word, func(r rune) bool {
+	w := strings.TrimFunc(word, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	}))
+	})
+	if len(w) > 1 && strings.ToUpper(w) == w {
+		return false // an acronym: "BE -13.2 mmol/L" is base excess
+	}
+	w = strings.ToLower(w)
 	switch w {
 	case "", "a", "an", "the", "is", "are", "was", "were", "be", "been", "his", "her",
 		"their", "its", "this", "that", "he", "she", "it", "they", "patient", "patient's",

@@ -165,9 +165,10 @@ func keySpans(s string) [][2]int {
 		}
 		return b[1] - a[1]
 	})
+	refs := refRanges(s)
 	kept := spans[:0]
 	for _, sp := range spans {
-		if len(kept) == 0 || sp[0] >= kept[len(kept)-1][1] {
+		if (len(kept) == 0 || sp[0] >= kept[len(kept)-1][1]) && !within(sp, refs) {
 			kept = append(kept, sp)
 		}
 	}
@@ -227,4 +228,14 @@ func withObject(s string, end int) int {
 		i += len(rest) - len(trimmed) + n
 	}
 	return i
+}
+
+// within reports whether span sp lies inside one of spans.
+func within(sp [2]int, spans [][2]int) bool {
+	for _, r := range spans {
+		if sp[0] >= r[0] && sp[1] <= r[1] {
+			return true
+		}
+	}
+	return false
 }
