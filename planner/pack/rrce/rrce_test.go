@@ -329,17 +329,23 @@ func FuzzReadCases(f *testing.F) {
 // 30 Chinese records written for medkb, each asked about with a
 // clinician's question that repeats none of its findings (with the lexical
 // embedder similarity then says almost nothing, and tier and cost decide),
-// and again with the record in the query.
+// and again with the record in the query; and on cases_zh_long.jsonl, 12
+// records whose T1/T2 text alone (about 900 tokens a case) outgrows 512.
 func TestChineseCases(t *testing.T) {
-	cases, warnings, err := ReadCasesFile(filepath.Join("..", "..", "..", "testdata", "bench", "cases_zh.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ file, golden string }{
+		{"cases_zh.jsonl", "report_zh"},
+		{"cases_zh_long.jsonl", "report_zh_long"},
+	} {
+		cases, warnings, err := ReadCasesFile(filepath.Join("..", "..", "..", "testdata", "bench", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(warnings) > 0 {
+			t.Fatalf("%s reads with warnings:\n%s", tc.file, strings.Join(warnings, "\n"))
+		}
+		goldenTable(t, cases, tc.golden+".golden")
+		goldenTable(t, WithRecordInQuery(cases), tc.golden+"_record.golden")
 	}
-	if len(warnings) > 0 {
-		t.Fatalf("the sample case file reads with warnings:\n%s", strings.Join(warnings, "\n"))
-	}
-	goldenTable(t, cases, "report_zh.golden")
-	goldenTable(t, WithRecordInQuery(cases), "report_zh_record.golden")
 }
 
 // goldenTable runs the benchmark with the default protocol on cases and
