@@ -195,3 +195,20 @@ func FuzzKeysCompress(f *testing.F) {
 		checkCompress(t, s, b, n, all)
 	})
 }
+
+func TestRefRanges(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"白细胞 21.6×10^9/L↑（3.5-9.5），血红蛋白 118g/L（130-175）↓", "白细胞 21.6×10^9/L↑，血红蛋白 118g/L↓"},
+		{"降钙素原 42.5ng/ml（参考值<0.05）", "降钙素原 42.5ng/ml"},
+		{"D-dimer 965 ng/mL (N < 500 ng/mL)", "D-dimer 965 ng/mL"},
+		{"pH 7.21 (Normal: 7.35-7.45)", "pH 7.21"},
+		// Not reference ranges: a finding's size, a frequency, a restated value, a result.
+		{"multiple nodules (1-2 cm) in both lungs", "multiple nodules (1-2 cm) in both lungs"},
+		{"he smokes (2-3 packs a week)", "he smokes (2-3 packs a week)"},
+		{"38.5°C (101.3°F), ER（90%+）", "38.5°C (101.3°F), ER（90%+）"},
+	} {
+		if got := dropRefRanges(tt.in); got != tt.want {
+			t.Errorf("dropRefRanges(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
