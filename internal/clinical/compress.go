@@ -25,15 +25,12 @@ import (
 // (shows, reveals, diagnosis, impression, consistent with, 示, 诊断, 提示:
 // "Biopsy shows adenocarcinoma, moderately differentiated") and dropped
 // otherwise ("Clinical correlation is recommended"); in Chinese it is kept
-// unless it is advice, report boilerplate ("建议定期随访", "已送检") or an
-// abstract's aim or method, because a Chinese diagnosis needs no verb
-// ("浸润性腺癌，腺泡为主型。"). A Chinese report with a conclusion section
-// ("诊断意见：", "超声提示") is the exception: the section is kept whole, and
-// the keyless sentences of the description before it are dropped, since
-// the conclusion states what they describe.
+// unless it is advice, report boilerplate ("建议定期随访") or an abstract's
+// aim or method, because a Chinese diagnosis needs no verb
+// ("浸润性腺癌，腺泡为主型。").
 //
-// Reference ranges in brackets ("（3.5-5.3）", "(N < 500 ng/mL)") are no
-// keys (keySpans) and are dropped from what is kept.
+// Reference ranges in brackets ("（3.5-5.3）", "(N < 500 ng/mL)"; see
+// refRanges) are no keys, and are cut from the pieces kept whole.
 //
 // Fragments are joined with "; " (Chinese: "；"), or with the source's own
 // punctuation where nothing between them on one line was dropped.
@@ -57,23 +54,12 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		kept := trimEnd(s[span[0]:span[1]])
 		frags = append(frags, fragment{kept, span[0]})
 	}
-	// A Chinese report's conclusion section ("诊断意见：1.…；2.…") is kept
-	// whole; the keyless sentences of the description before it say at
-	// length what the conclusion says, and are dropped.
-	conclusion := -1
-	if zh {
-		conclusion = reportConclusion.first(s)
-	}
 	rest := spans
 	for _, sent := range sentenceSpans(s) {
 		var inSentence [][2]int
 		inSentence, rest = spansWithin(rest, sent)
-		if conclusion >= 0 && sent[1] > conclusion {
-			keepWhole(sent)
-			continue
-		}
 		if len(inSentence) == 0 {
-			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) || zh && conclusion < 0 && !noFindingTerms.any(sentence) {
+			if sentence := s[sent[0]:sent[1]]; statesResult(sentence) || zh && !noFindingTerms.any(sentence) {
 				keepWhole(sent)
 			}
 			continue
@@ -92,7 +78,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			}
 		}
 	}
-	b = dropRefRanges(join(s, frags, sep))
+	b = join(s, frags, sep, refRanges(s))
 	if whole := strings.TrimSpace(s); b == "" || len(b) > len(whole) {
 		b = whole
 	}
@@ -116,7 +102,9 @@ type fragment struct {
 // with only punctuation (and spaces) between them on one line of s keep
 // what was between them: where nothing was dropped, state B reads as
 // written ("膜性肾病，Ⅱ期" stays one finding rather than "膜性肾病；Ⅱ期").
-func join(s string, frags []fragment, sep string) string {
+// The ranges of s (reference ranges, by offset in s) that lie inside a
+// whole piece are cut from it.
+func join(s string, frags []fragment, sep string, ranges [][2]int) string {
 	var b strings.Builder
 	for i, f := range frags {
 		if i > 0 {
@@ -128,7 +116,18 @@ func join(s string, frags []fragment, sep string) string {
 				b.WriteString(sep)
 			}
 		}
-		b.WriteString(f.text)
+		if f.start < 0 {
+			b.WriteString(f.text)
+			continue
+		}
+		at, end := f.start, f.start+len(f.text)
+		for _, r := range ranges {
+			if r[0] >= at && r[1] <= end {
+				b.WriteString(s[at:r[0]])
+				at = r[1]
+			}
+		}
+		b.WriteString(s[at:end])
 	}
 	return b.String()
 }
@@ -199,12 +198,7 @@ var conclusionTerms = compileTerms([]string{
 var noFindingTerms = compileTerms([]string{
 	"建议", "请结合临床", "结合临床", "定期随访", "门诊随访", "随访观察", "必要时", "供参考", "仅供",
 	"如有疑问", "签名", "报告医师", "审核医师", "报告日期", "检查日期", "一般情况可", "一般情况良好",
-	"目的：", "目的:", "背景：", "背景:", "方法：", "方法:", "已送检", "结果待回", "待回报",
-})
-
-// reportConclusion marks the conclusion section of a Chinese report.
-var reportConclusion = compileTerms([]string{
-	"诊断意见", "影像诊断", "影像学诊断", "超声诊断", "超声提示", "检查提示", "印象：", "印象:", "结论：", "结论:",
+	"目的：", "目的:", "背景：", "背景:", "方法：", "方法:",
 })
 
 // trimEnd drops the closing punctuation of a sentence or clause kept whole.
@@ -426,8 +420,8 @@ func isFiller(word string) bool {
 	w := strings.TrimFunc(word, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
 	})
-	if len(w) > 1 && strings.ToUpper(w) == w {
-		return false // an acronym: "BE -13.2 mmol/L" is base excess
+	if w == "BE" {
+		return false // base excess ("BE -13.2 mmol/L"), not "be"
 	}
 	w = strings.ToLower(w)
 	switch w {

@@ -22,22 +22,21 @@
 //
 // Keys and state B. Keys lists the key entities of a text: values with
 // units, dimensions, ranges, blood pressures, positive and negative
-// findings, allergy statements; a reference range in brackets
-// ("（3.5-5.3）") says what is normal, not what the patient has, and is
-// none. Each key is a substring of the text as written, so whether a
+// findings, allergy statements; a reference range printed beside a value
+// ("118g/L（130-175）") says what is normal, not what the patient has, and
+// is none. Each key is a substring of the text as written, so whether a
 // packed context still carries it is a strings.Contains. Compress keeps
 // the clauses that carry keys, cut down to the keys and the words that
 // name them (Chinese clauses whole), the other clauses of those sentences
 // whole (findings without numbers: "心房颤动", "边界清"), and the sentences that
 // state a result in words ("Biopsy shows adenocarcinoma"; in Chinese every
 // sentence but advice and boilerplate, since a diagnosis needs no verb
-// there, unless the report has a conclusion section: that section then
-// stands for its keyless description); it drops headings, reference ranges
-// and the sentences that carry neither ("Clinical correlation is
-// recommended"). Its nEntity/nTotal is the F(B) of the packer's utility.
-// F(B) counts only keys, so a compression that dropped a finding without a
-// number would look lossless to the packer: that is why clauses are
-// dropped only with their whole sentence.
+// there); it drops headings, reference ranges and the sentences that carry
+// neither ("Clinical correlation is recommended"). Its nEntity/nTotal is
+// the F(B) of the packer's utility. F(B) counts only keys, so a
+// compression that dropped a finding without a number would look lossless
+// to the packer: that is why clauses are dropped only with their whole
+// sentence.
 //
 // Invariants:
 //   - Classify returns a valid tier (T1..T4) for every input.

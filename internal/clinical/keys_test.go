@@ -137,12 +137,12 @@ func TestCompress(t *testing.T) {
 		{"an acronym names its value",
 			"Arterial blood gas: pH 7.26, BE -13.2 mmol/L, lactate 5.8 mmol/L.",
 			"blood gas: pH 7.26; BE -13.2 mmol/L; lactate 5.8 mmol/L", 3, 3},
-		{"a chinese report's conclusion section stands for its description",
-			"胸部CT：右肺下叶见大片实变影，内见支气管充气征。右侧胸腔积液，最深约2.1cm。诊断意见：1.右肺下叶大叶性肺炎；2.右侧少量胸腔积液。",
-			"右侧胸腔积液，最深约2.1cm。诊断意见：1.右肺下叶大叶性肺炎；2.右侧少量胸腔积液", 1, 1},
-		{"pending results are no finding",
-			"尿常规：亚硝酸盐 阳性。血培养已送检，结果待回。",
-			"尿常规：亚硝酸盐 阳性", 1, 1},
+		{"a chinese numbered conclusion stays whole",
+			"胸部CT：右肺下叶见大片实变影。右侧胸腔积液，最深约2.1cm。诊断意见：1.右肺下叶大叶性肺炎；2.右侧少量胸腔积液。",
+			"胸部CT：右肺下叶见大片实变影。右侧胸腔积液，最深约2.1cm。诊断意见：1.右肺下叶大叶性肺炎；2.右侧少量胸腔积液", 1, 1},
+		{"a range is judged in the source, not after words are dropped",
+			"Mass 3 cm with (1-2 cm) satellite nodules.",
+			"Mass 3 cm (1-2 cm) satellite nodules", 2, 2},
 		{"a diagnosis clause is not filler",
 			"支气管镜肺活检病理：肉芽肿性炎伴干酪样坏死，抗酸染色查见阳性杆菌。",
 			"支气管镜肺活检病理：肉芽肿性炎伴干酪样坏死，抗酸染色查见阳性杆菌", 1, 1},
@@ -197,18 +197,30 @@ func FuzzKeysCompress(f *testing.F) {
 }
 
 func TestRefRanges(t *testing.T) {
+	cut := func(s string) string {
+		var b strings.Builder
+		last := 0
+		for _, r := range refRanges(s) {
+			b.WriteString(s[last:r[0]])
+			last = r[1]
+		}
+		return b.String() + s[last:]
+	}
 	for _, tt := range []struct{ in, want string }{
 		{"白细胞 21.6×10^9/L↑（3.5-9.5），血红蛋白 118g/L（130-175）↓", "白细胞 21.6×10^9/L↑，血红蛋白 118g/L↓"},
+		{"降钙素原 42.5ng/ml↑（<0.05）", "降钙素原 42.5ng/ml↑"},
 		{"降钙素原 42.5ng/ml（参考值<0.05）", "降钙素原 42.5ng/ml"},
 		{"D-dimer 965 ng/mL (N < 500 ng/mL)", "D-dimer 965 ng/mL"},
 		{"pH 7.21 (Normal: 7.35-7.45)", "pH 7.21"},
-		// Not reference ranges: a finding's size, a frequency, a restated value, a result.
-		{"multiple nodules (1-2 cm) in both lungs", "multiple nodules (1-2 cm) in both lungs"},
-		{"he smokes (2-3 packs a week)", "he smokes (2-3 packs a week)"},
-		{"38.5°C (101.3°F), ER（90%+）", "38.5°C (101.3°F), ER（90%+）"},
+		// Findings in brackets, not reference ranges.
+		{"3 nodules (1-2 cm) in both lungs", "3 nodules (1-2 cm) in both lungs"},
+		{"Ki-67 (20-30%), PD-L1 TPS (1-49%), CA125（>600U/ml）", "Ki-67 (20-30%), PD-L1 TPS (1-49%), CA125（>600U/ml）"},
+		{"Prednisone 5 mg (2-3 times daily)", "Prednisone 5 mg (2-3 times daily)"},
+		{"Rectal mass 4 cm (5-6 cm from the anal verge)", "Rectal mass 4 cm (5-6 cm from the anal verge)"},
+		{"38.5°C (101.3°F), ER（90%+）, BP 120/80 (110-130)", "38.5°C (101.3°F), ER（90%+）, BP 120/80 (110-130)"},
 	} {
-		if got := dropRefRanges(tt.in); got != tt.want {
-			t.Errorf("dropRefRanges(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := cut(tt.in); got != tt.want {
+			t.Errorf("without reference ranges %q = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -59,19 +59,6 @@ func (t *terms) any(s string) bool {
 	return t.each(s, asciiLower(s), func(int, int) bool { return true })
 }
 
-// first returns where the earliest occurrence of a term in s starts, or
-// -1 when there is none.
-func (t *terms) first(s string) int {
-	at := -1
-	t.each(s, asciiLower(s), func(start, _ int) bool {
-		if at < 0 || start < at {
-			at = start
-		}
-		return false
-	})
-	return at
-}
-
 // each calls visit with the span of every occurrence of every term in s
 // (lower is asciiLower(s)) until visit returns true, and reports whether it
 // did.

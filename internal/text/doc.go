@@ -15,11 +15,11 @@
 // Sentences splits after the English terminators . ! ? ; when they are
 // followed by space (or by a CJK character, or the end), after the Chinese
 // terminators 。！？；… wherever they are, and at every line break. A period
-// does not end a sentence inside a number (2.3), after a listed abbreviation
-// (Dr., e.g., approx., No. 5), after list numbering at the start of a line
-// or after a colon or semicolon ("1.", "诊断意见：1.肺炎"), or when the next word starts with a lower-case letter (so "5 mg.
-// daily" stays whole). Closing quotes and brackets stay with the sentence
-// they close.
+// does not end a sentence inside a number (2.3), after a listed
+// abbreviation (Dr., e.g., approx., No. 5), after list numbering at the
+// start of a line or right after a colon ("1.", "诊断意见：1.肺炎"), or when the
+// next word starts with a lower-case letter (so "5 mg. daily" stays
+// whole). Closing quotes and brackets stay with the sentence they close.
 //
 // Chunk packs consecutive sentences greedily into chunks of at most
 // maxTokens tokens, counting each candidate chunk as it would be stored, so

@@ -139,8 +139,9 @@ func wordBefore(s string, i int) string {
 }
 
 // isListNumber reports whether word, ending at dot, is list numbering such
-// as "1." that opens its line or follows a colon or semicolon, as in an
-// inline list ("诊断意见：1.肺炎；2.胸腔积液").
+// as "1." that opens its line, or an inline one: one or two digits after
+// a colon or semicolon with the item right after the dot
+// ("诊断意见：1.肺炎；2.胸腔积液", but not "HR: 120. Irregular rhythm").
 func isListNumber(s string, lineStart, dot int, word string) bool {
 	if word == "" || len(word) > 3 || strings.TrimFunc(word, unicode.IsDigit) != "" {
 		return false
@@ -150,7 +151,8 @@ func isListNumber(s string, lineStart, dot int, word string) bool {
 		return true
 	}
 	r, _ := utf8.DecodeLastRuneInString(before)
-	return strings.ContainsRune(":;：；", r)
+	next, _ := utf8.DecodeRuneInString(s[dot+1:])
+	return len(word) <= 2 && strings.ContainsRune(":;：；", r) && !unicode.IsSpace(next)
 }
 
 // isAbbreviation reports whether a period after word is part of an

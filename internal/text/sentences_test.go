@@ -41,7 +41,7 @@ func TestSentences(t *testing.T) {
 		{"chinese closing quote", "患者诉“胸口像压了石头。”随后入院。", []string{"患者诉“胸口像压了石头。”", "随后入院。"}},
 		{"ascii period before chinese", "CT示结节8mm.建议随访。", []string{"CT示结节8mm.", "建议随访。"}},
 		{"chinese list numbering", "1.胸痛\n2.气促", []string{"1.胸痛", "2.气促"}},
-		{"inline list numbering", "诊断意见：1.肺炎；2.胸腔积液。Plan: 1. rest; 2. fluids.", []string{"诊断意见：1.肺炎；", "2.胸腔积液。", "Plan: 1. rest;", "2. fluids."}},
+		{"inline list numbering", "诊断意见：1.肺炎；2.胸腔积液。HR: 120. Irregular rhythm.", []string{"诊断意见：1.肺炎；", "2.胸腔积液。", "HR: 120.", "Irregular rhythm."}},
 		{"mixed", "主诉：胸痛。Troponin 2.3 ng/mL. 心电图ST段抬高。", []string{"主诉：胸痛。", "Troponin 2.3 ng/mL.", "心电图ST段抬高。"}},
 		{"full-width space trimmed", "　胸痛。　", []string{"胸痛。"}},
 	}
