@@ -254,3 +254,40 @@ func TestTextRulesWellFormed(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyOtherLanguages: EMR section names and the commonest report
+// words in Spanish, French, German and Japanese tier a record written in
+// them, and lab units match in any case ("mg/dl", "mmol/l").
+func TestClassifyOtherLanguages(t *testing.T) {
+	for _, tt := range []struct {
+		typ, text string
+		want      base.Tier
+	}{
+		{"", "Biopsia: adenocarcinoma moderadamente diferenciado.", base.T1},
+		{"", "Alergia a la penicilina (anafilaxia en 2015).", base.T1},
+		{"", "Niega alergias medicamentosas.", base.T4},
+		{"", "TAC de tórax: nódulo de 8 mm en el lóbulo superior derecho.", base.T2},
+		{"", "Exploración física: crepitantes bibasales.", base.T3},
+		{"", "Kreatinin 2,8 mg/dl, Kalium 5,9 mmol/l.", base.T2},
+		{"", "Röntgen-Thorax: Infiltrat rechts basal.", base.T2},
+		{"", "Allergie à la pénicilline.", base.T1},
+		{"", "Échographie abdominale : lithiase vésiculaire.", base.T2},
+		{"", "病理診断：中分化腺癌。", base.T1},
+		{"", "ペニシリンアレルギー（アナフィラキシー）。", base.T1},
+		{"", "身体所見：両肺にラ音を聴取。", base.T3},
+		{"", "主訴：2時間前からの胸痛。", base.T4},
+		{"anatomía patológica", "x", base.T1},
+		{"alergias", "x", base.T1},
+		{"laboratorio", "x", base.T2},
+		{"Labor", "x", base.T2},
+		{"imagerie", "x", base.T2},
+		{"検査", "x", base.T2},
+		{"画像", "x", base.T2},
+		{"身体所見", "x", base.T3},
+		{"motivo de consulta", "Bilirrubina 5 mg/dl", base.T4},
+	} {
+		if got, _ := Classify(tt.typ, base.TierNone, tt.text); got != tt.want {
+			t.Errorf("Classify(%q, %q) = %v, want %v", tt.typ, tt.text, got, tt.want)
+		}
+	}
+}

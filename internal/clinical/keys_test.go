@@ -19,7 +19,7 @@ func TestKeys(t *testing.T) {
 		{"Mass 3.2×2.1×1.5cm in size.", []string{"3.2×2.1×1.5cm"}},
 		{"超声示左肾4～5cm囊肿。", []string{"4～5cm"}},
 		{"Lesions of 3-5 cm.", []string{"3-5 cm"}},
-		{"Fibrinogen 83 mg/mL (N = 200–430 mg/dL)", []string{"83 mg/mL", "200–430 mg/dL"}},
+		{"Fibrinogen 83 mg/mL (N = 200–430 mg/dL)", []string{"83 mg/mL"}},
 		{"HCO3- 26 mEq/L, Cl- 100 mEq/L", []string{"26 mEq/L", "100 mEq/L"}}, // an ion's charge, not a range
 		{"Na+ 130-145 mEq/L", []string{"130-145 mEq/L"}},
 		{"血钾 3.5～ 5.5 mmol/L，肿块 3- 5cm", []string{"3.5～ 5.5 mmol/L", "3- 5cm"}},
@@ -212,6 +212,8 @@ func TestRefRanges(t *testing.T) {
 		{"降钙素原 42.5ng/ml（参考值<0.05）", "降钙素原 42.5ng/ml"},
 		{"D-dimer 965 ng/mL (N < 500 ng/mL)", "D-dimer 965 ng/mL"},
 		{"pH 7.21 (Normal: 7.35-7.45)", "pH 7.21"},
+		{"Free T4 6 pmol/L N: 10–20 pmol/L", "Free T4 6 pmol/L"},
+		{"Fibrinogen 110 mg/dL (N = 200–430 mg/dL), reticulocytes 4% (N = 13%–15%)", "Fibrinogen 110 mg/dL, reticulocytes 4%"},
 		// Findings in brackets, not reference ranges.
 		{"3 nodules (1-2 cm) in both lungs", "3 nodules (1-2 cm) in both lungs"},
 		{"Ki-67 (20-30%), PD-L1 TPS (1-49%), CA125（>600U/ml）", "Ki-67 (20-30%), PD-L1 TPS (1-49%), CA125（>600U/ml）"},

@@ -2,10 +2,19 @@ package clinical
 
 import "regexp"
 
-// refRangeRe matches a bracketed range or bound with at most a unit:
-// "（3.5-9.5）", "(<0.05)", "（参考值<0.1）", "(N: 20-100 ng/mL)". Group 1 is
-// the label, when there is one.
-var refRangeRe = regexp.MustCompile(`(?i)\s?[（(]\s*(参考值|参考范围|正常值|正常范围|正常参考值|参考|ref(?:erence)?(?: range)?|normal(?: range)?|n)?\s*[:：]?\s*(?:[<>≤≥]\s*\d[\d.,]*|\d[\d.,]*\s*(?:[-~～–—]|至|to)\s*\d[\d.,]*)\s*[a-zμµ/%×^\d.·²³]*\s*[）)]`)
+// refRangeRe matches a bracketed range or bound with at most a unit,
+// "（3.5-9.5）", "(<0.05)", "（参考值<0.1）", "(N = 200–430 mg/dL)", or a
+// labelled one without brackets, "N: 10–20 pmol/L". Group 1 or 2 is the
+// label, when there is one.
+var refRangeRe = regexp.MustCompile(`(?i)\s?[（(]\s*(` + refLabel + `)?\s*[:：=]?\s*` + refBound + `\s*[）)]` +
+	`|\s?(\b(?:ref(?:erence)?(?: range)?|normal(?: range)?|n)\b|参考值|参考范围|正常值|正常范围)\s*[:：=]\s*` + refBound)
+
+// refLabel names a reference range; refBound is its range or bound, with
+// at most a unit: "3.5-5.3", "< 0.05 ng/mL", "10–20 pmol/L".
+const (
+	refLabel = `参考值|参考范围|正常值|正常范围|正常参考值|参考|ref(?:erence)?(?: range)?|normal(?: range)?|n`
+	refBound = `(?:[<>≤≥]\s*\d[\d.,]*|\d[\d.,]*%?\s*(?:[-~～–—]|至|to)\s*\d[\d.,]*)\s*[a-zμµ/%×^\d.·²³]*`
+)
 
 // refRanges returns the spans of the reference ranges of s: the normal
 // range a report prints beside a value. They state what is normal, not
@@ -18,7 +27,7 @@ var refRangeRe = regexp.MustCompile(`(?i)\s?[（(]\s*(参考值|参考范围|正
 func refRanges(s string) [][2]int {
 	var out [][2]int
 	for _, m := range refRangeRe.FindAllStringSubmatchIndex(s, -1) {
-		if m[2] >= 0 || afterLabValue(s[:m[0]]) {
+		if m[2] >= 0 || m[4] >= 0 || afterLabValue(s[:m[0]]) {
 			out = append(out, [2]int{m[0], m[1]})
 		}
 	}

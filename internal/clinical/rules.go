@@ -128,7 +128,9 @@ var TextRules = []TextRule{
 	rule("pathology", base.T1, "pathology",
 		"biops*", "histolog*", "histopatholog*", "patholog*", "cytolog*", "immunohistochem*",
 		"immunostain*", "frozen section", "bone marrow aspirat*", "fine-needle aspirat*",
-		"fine needle aspirat*", "病理", "活检", "活组织", "免疫组化", "细胞学", "骨髓穿刺", "骨髓涂片", "冰冻切片").
+		"fine needle aspirat*", "病理", "活检", "活组织", "免疫组化", "细胞学", "骨髓穿刺", "骨髓涂片", "冰冻切片",
+		"patológ*", "patologí*", "histológ*", "citológ*", "anatomopatholog*", "histologique", "cytologie",
+		"生検", "組織診", "細胞診", "免疫染色").
 		ignoring("病理反射 and 病理征 are exam signs", "病理反射", "病理征").
 		checking(plannedWhy, notPlanned),
 	rule("genetic test", base.T1, "pathology",
@@ -137,6 +139,7 @@ var TextRules = []TextRule{
 		checking(plannedWhy, notPlanned),
 	rule("allergy", base.T1, "allergy",
 		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏", "皮试阳性",
+		"alergia*", "alérgic*", "anafila*", "allergie*", "allergisch*", "アレルギー", "アナフィラキシー",
 		`re(后):(?:服|用|注射|静滴|输注)[^，。；]{0,12}后[^。；]{0,4}(?:出现|发生|引起)[^。；]{0,8}(?:荨麻疹|皮疹|喉头水肿|过敏性休克|粒细胞缺乏)`).
 		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment, a tuberculin (PPD) skin test is no allergy test",
 			"过敏性", "抗过敏", "结核菌素皮试", "PPD皮试").
@@ -145,14 +148,17 @@ var TextRules = []TextRule{
 		"CT", "CTA", "CTPA", "CT scan", "computed tomography", "MRI", "MRA", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
 		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
 		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
-		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "骨ECT", "核素").
+		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "骨ECT", "核素",
+		"TAC", "tomografía*", "resonancia*", "radiografía*", "ecografía*", "ecocardiogra*", "gammagrafía*",
+		"IRM", "scanner", "échograph*", "Échograph*", "échocardiograph*", "Échocardiograph*", "tomodensitom*", "Röntgen*", "MRT",
+		"Computertomogra*", "Ultraschall*", "画像", "超音波", "エコー", "レントゲン").
 		checking(plannedWhy, notPlanned),
 	rule("ECG", base.T2, "ecg",
-		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图").
+		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图", "électrocardiogra*", "Électrocardiogra*", "心電図").
 		checking(plannedWhy, notPlanned),
 	rule("endoscopy", base.T2, "imaging",
 		"endoscop*", "colonoscop*", "gastroscop*", "bronchoscop*", "cystoscop*", "laryngoscop*",
-		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜").
+		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜", "内視鏡").
 		checking(plannedWhy, notPlanned),
 	rule("function test", base.T2, "lab",
 		"spirometr*", "pulmonary function", "lung function", "audiometr*", "audiogra*", "EEG",
@@ -177,7 +183,11 @@ var TextRules = []TextRule{
 		"白细胞", "血小板", "血糖", "糖化血红蛋白", "肌钙蛋白", "转氨酶", "胆红素", "白蛋白", "血气",
 		"电解质", "化验", "检验", "实验室", "培养", "抗体", "抗原", "尿蛋白", "血沉", "C反应蛋白",
 		"降钙素原", "凝血", "二聚体", "脑脊液", "eGFR", "隐血", "涂片", "抗酸染色", "呼气试验", "GeneXpert",
-		"甲状腺功能", "甲功").
+		"甲状腺功能", "甲功",
+		"analítica", "hemograma", "bioquímica", "gasometría", "creatinina", "hemoglobina", "leucocitos",
+		"plaquetas", "glucemia", "bilan biologique", "hémoglobine", "créatinine", "plaquettes",
+		"Blutbild", "Kreatinin", "Hämoglobin", "Leukozyten", "Thrombozyten",
+		"血液検査", "検査所見", "白血球", "ヘモグロビン", "クレアチニン", "生化学").
 		ignoring("抗血小板 names a drug class; glucose control and 血糖控制 a history",
 			"抗血小板", "血糖控制", "控制血糖", `re(glucose):\bcontrol\w* (?:\w+ ){0,2}(?:blood )?glucose|glucose control`).
 		checking(plannedWhy, notPlanned),
@@ -202,17 +212,21 @@ var TextRules = []TextRule{
 		"结膜", "发绀", "面色", "瞳孔", "对光反射", "肌力", "巴氏征", "颈强直", "心律齐", "腹软",
 		"双肺", "肝脾", "淋巴结肿大", "凹陷性水肿", "病理反射", "病理征", "生理反射",
 		"舌象", "舌质", "舌苔", "舌淡", "舌红", "舌暗", "舌紫", "舌胖", "苔薄", "苔白", "苔黄", "苔腻", "少苔",
-		"脉象", "脉细", "脉弦", "脉滑", "脉沉", "脉浮", "脉数", "脉缓", "脉涩", "脉弱"),
+		"脉象", "脉细", "脉弦", "脉滑", "脉沉", "脉浮", "脉数", "脉缓", "脉涩", "脉弱",
+		"exploración", "examen físico", "auscultación", "palpación", "signos vitales", "constantes vitales",
+		"examen clinique", "körperliche Untersuchung", "Auskultation", "身体所見", "理学所見", "聴診", "バイタル"),
 	rule("lab value", base.T2, "lab").finding(findLabValues).
 		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ..."),
 	rule("complaint", base.T4, "complaint",
 		"complain*", "presents with", "presented with", "comes to", "came to", "brought to",
 		"because of", "reports", "reported", "c/o", "chief complaint", "feels", "describes",
-		"主诉", "自述", "诉", "自觉", "感到", `re(因):因.{0,20}(?:入院|就诊|来诊)`),
+		"主诉", "自述", "诉", "自觉", "感到", `re(因):因.{0,20}(?:入院|就诊|来诊)`,
+		"motivo de consulta", "motif de consultation", "主訴"),
 	rule("history", base.T4, "history",
 		"history", "diagnosed with", "medications include", "current medications", "takes", "taking",
 		"smokes", "smoked", "drinks", "alcohol", "underwent", "was treated", "denies", "病史", "既往",
-		"个人史", "家族史", "吸烟", "饮酒", "手术史", "服用", "否认"),
+		"个人史", "家族史", "吸烟", "饮酒", "手术史", "服用", "否认",
+		"antecedentes", "antécédents", "Anamnese", "Vorgeschichte", "既往歴", "現病歴"),
 }
 
 // withNumber is the vital-sign rule's check: the hit holds a number or one
@@ -233,7 +247,7 @@ func notNegated(s string, hit []int) bool {
 	return !negation.MatchString(clause)
 }
 
-var negation = regexp.MustCompile(`(?i)\b(?:no known|no history of|denies|denied|without|negative for|nkda)\b|否认|无|未`)
+var negation = regexp.MustCompile(`(?i)\b(?:no known|no history of|denies|denied|without|negative for|nkda|niega|sin|sans|aucune?|keine?)\b|否认|无|未|なし|無し|否定`)
 
 // clauseAround returns the clause of s that holds s[start:end], bounded
 // by sentence and clause punctuation.

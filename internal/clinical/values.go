@@ -34,8 +34,8 @@ var (
 	rangeSeps   = []string{"-", "–", "—", "~", "～", "至", "to"}
 	dimSeps     = []string{"×", "x", "X", "*"}
 
-	anyUnit = longestFirst(labUnits, vitalUnits, otherUnits)
-	labUnit = longestFirst(labUnits)
+	otherUnit = longestFirst(vitalUnits, otherUnits)
+	labUnit   = longestFirst(labUnits)
 )
 
 // longestFirst merges unit lists, longest first, so that "mg/dL" is tried
@@ -262,12 +262,13 @@ func space(s string, i int) int {
 	return i
 }
 
-// anyUnitAt returns the end of the unit at s[i:], or -1.
+// anyUnitAt returns the end of the unit at s[i:], or -1: a laboratory
+// unit in any case (labUnitAt), else a vital-sign or other unit as written.
 func anyUnitAt(s string, i int) int {
-	if end := tenPowerPerLitre(s, i); end > 0 {
+	if end := labUnitAt(s, i); end > 0 {
 		return end
 	}
-	return unitAt(s, i, anyUnit)
+	return unitAt(s, i, otherUnit)
 }
 
 // labUnitAt returns the end of the laboratory unit at s[i:], or -1.
@@ -275,7 +276,21 @@ func labUnitAt(s string, i int) int {
 	if end := tenPowerPerLitre(s, i); end > 0 {
 		return end
 	}
-	return unitAt(s, i, labUnit)
+	return unitAtFold(s, i, labUnit)
+}
+
+// unitAtFold is unitAt without regard to case: laboratory units are
+// written "mg/dl" and "mmol/l" as often as "mg/dL" (German reports always).
+func unitAtFold(s string, i int, list []string) int {
+	if i < 0 || i >= len(s) {
+		return -1
+	}
+	for _, u := range list {
+		if len(s)-i >= len(u) && strings.EqualFold(s[i:i+len(u)], u) && endsWord(s, i+len(u)) {
+			return i + len(u)
+		}
+	}
+	return -1
 }
 
 // unitAt returns the end of the first unit of list at s[i:], or -1.
