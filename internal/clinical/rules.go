@@ -139,7 +139,7 @@ var TextRules = []TextRule{
 		checking(plannedWhy, notPlanned),
 	rule("allergy", base.T1, "allergy",
 		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏", "皮试阳性",
-		"alergia*", "alérgic*", "anafila*", "allergie*", "allergisch*", "アレルギー", "アナフィラキシー",
+		"alergia*", "alérgic*", "anafila*", "allergie à", "allergie au", "allergie aux", "allergique*", "Allergie gegen", "allergisch*", "アレルギー", "アナフィラキシー",
 		`re(后):(?:服|用|注射|静滴|输注)[^，。；]{0,12}后[^。；]{0,4}(?:出现|发生|引起)[^。；]{0,8}(?:荨麻疹|皮疹|喉头水肿|过敏性休克|粒细胞缺乏)`).
 		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment, a tuberculin (PPD) skin test is no allergy test",
 			"过敏性", "抗过敏", "结核菌素皮试", "PPD皮试").
