@@ -1,6 +1,9 @@
 package clinical
 
-import "github.com/medkb/medkb/internal/base"
+import (
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
+)
 
 // How a tier was decided, in order of precedence.
 const (
@@ -31,17 +34,17 @@ func (r Reason) String() string {
 
 // Classify decides the tier of a document or segment: an explicit tier
 // wins; else its type, when TypeTable knows it; else the first text rule
-// that fires on text; else T4. The text rules look at the whole text, so a
-// long note that mentions a CT once is T2: classify sentences (or chunks)
-// rather than whole notes when the note mixes kinds.
-func Classify(typ string, tier base.Tier, text string) (base.Tier, Reason) {
+// that fires on txt (see firstRule); else T4. The text rules look at the
+// whole text, so a long note that mentions a CT once is T2: classify
+// sentences (or chunks) rather than whole notes when the note mixes kinds.
+func Classify(typ string, tier base.Tier, txt string) (base.Tier, Reason) {
 	if tier.Valid() {
 		return tier, Reason{By: ByTierField}
 	}
 	if e, ok := lookupType(typ); ok {
 		return e.Tier, Reason{By: ByTypeTable, Name: e.Type}
 	}
-	if r := firstRule(text); r != nil {
+	if r := firstRule(txt); r != nil {
 		return r.Tier, Reason{By: ByTextRule, Name: r.Name}
 	}
 	return base.T4, Reason{By: ByTextRule, Name: FallbackRule}
@@ -76,10 +79,14 @@ func SegmentType(sentence string) string {
 	return ""
 }
 
-func firstRule(text string) *TextRule {
-	lower := asciiLower(text)
+// firstRule returns the first text rule that fires on s as written or
+// read in Simplified Chinese (text.Simplified: a Traditional 檢驗 is 检验,
+// while Japanese keeps its 身体所見), or nil.
+func firstRule(s string) *TextRule {
+	lower := asciiLower(s)
+	simple := text.Simplified(s)
 	for i := range TextRules {
-		if TextRules[i].matches(text, lower) {
+		if TextRules[i].matches(s, lower) || simple != s && TextRules[i].matches(simple, asciiLower(simple)) {
 			return &TextRules[i]
 		}
 	}

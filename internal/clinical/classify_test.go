@@ -1,6 +1,7 @@
 package clinical
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
@@ -289,5 +290,29 @@ func TestClassifyOtherLanguages(t *testing.T) {
 		if got, _ := Classify(tt.typ, base.TierNone, tt.text); got != tt.want {
 			t.Errorf("Classify(%q, %q) = %v, want %v", tt.typ, tt.text, got, tt.want)
 		}
+	}
+}
+
+// TestClassifyTraditional: a record in Traditional Chinese is read as
+// Simplified (text.Simplified), for its type, its text and its keys.
+func TestClassifyTraditional(t *testing.T) {
+	for _, tt := range []struct {
+		typ, text string
+		want      base.Tier
+	}{
+		{"", "病理報告：（胃竇）低分化腺癌。", base.T1},
+		{"", "對青黴素過敏，曾出現過敏性休克。", base.T1},
+		{"", "心電圖：竇性心律，V1-V4導聯ST段抬高。", base.T2},
+		{"", "體格檢查：雙肺聽診可聞及濕囉音。", base.T3},
+		{"過敏史", "x", base.T1},
+		{"檢驗", "x", base.T2},
+		{"體格檢查", "x", base.T3},
+	} {
+		if got, _ := Classify(tt.typ, base.TierNone, tt.text); got != tt.want {
+			t.Errorf("Classify(%q, %q) = %v, want %v", tt.typ, tt.text, got, tt.want)
+		}
+	}
+	if got, want := Keys("腫瘤標誌物：CEA 陽性，對青黴素過敏。"), []string{"CEA 陽性", "對青黴素過敏"}; !slices.Equal(got, want) {
+		t.Errorf("Keys in Traditional Chinese = %q, want %q", got, want)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/medkb/medkb/internal/text"
 )
 
 // finding is a finding or allergy pattern with the lower-case literals
@@ -123,6 +125,9 @@ func distinctKeys(s string, spans [][2]int) []string {
 // non-overlapping: where two overlap, the earlier wins, and at the same
 // start the longer.
 func keySpans(s string) [][2]int {
+	if simple := text.Simplified(s); len(simple) == len(s) {
+		s = simple // same offsets: 陽性 reads as 阳性, 過敏 as 过敏
+	}
 	var spans [][2]int
 	add := func(start, end int) {
 		k := trimLeadingStops(strings.TrimSpace(s[start:end]))

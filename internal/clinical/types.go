@@ -62,10 +62,22 @@ func TierOfType(typ string) (base.Tier, bool) {
 	return e.Tier, ok
 }
 
-// lookupType finds typ in the table: as a whole; then word by word ("CT
+// lookupType finds typ in the table, as written or else read in Simplified
+// Chinese (a Traditional 檢驗 is 检验): as a whole; then word by word ("CT
 // chest", "pathology report"), Latin and CJK runs being separate words
 // ("胸部CT"); then, for Chinese aliases, as a part ("肾穿刺病理报告").
 func lookupType(typ string) (TypeEntry, bool) {
+	if e, ok := lookupWritten(typ); ok {
+		return e, true
+	}
+	if simple := text.Simplified(typ); simple != typ {
+		return lookupWritten(simple)
+	}
+	return TypeEntry{}, false
+}
+
+// lookupWritten is lookupType for typ as written.
+func lookupWritten(typ string) (TypeEntry, bool) {
 	whole := compact(typ)
 	if whole == "" {
 		return TypeEntry{}, false
