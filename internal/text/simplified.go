@@ -1,8 +1,8 @@
 package text
 
 import (
-	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/longbridgeapp/opencc"
 )
@@ -16,7 +16,32 @@ const traditionalMarks = "檢驗體診斷報電圖過陽陰腫瘤節結細織療
 var (
 	t2sOnce sync.Once
 	t2s     *opencc.OpenCC
+
+	traditionalSet = func() map[rune]bool {
+		m := map[rune]bool{}
+		for _, r := range traditionalMarks {
+			m[r] = true
+		}
+		return m
+	}()
 )
+
+// hasTraditional reports whether s holds one of traditionalMarks; ASCII
+// bytes are skipped without decoding, so English text costs one pass.
+func hasTraditional(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if traditionalSet[r] {
+			return true
+		}
+		i += size
+	}
+	return false
+}
 
 // Simplified returns s in Simplified Chinese, converted by OpenCC's t2s
 // dictionaries (characters and phrases), or s itself when it holds no
@@ -25,7 +50,7 @@ var (
 // Taiwan or Hong Kong reads 檢驗 and 過敏 for 检验 and 过敏. Safe for
 // concurrent use.
 func Simplified(s string) string {
-	if !strings.ContainsAny(s, traditionalMarks) {
+	if !hasTraditional(s) {
 		return s
 	}
 	t2sOnce.Do(func() {
