@@ -280,12 +280,24 @@ func TestClassifyOtherLanguages(t *testing.T) {
 		{"anatomía patológica", "x", base.T1},
 		{"alergias", "x", base.T1},
 		{"laboratorio", "x", base.T2},
-		{"Labor", "x", base.T2},
+		{"Laborwerte", "x", base.T2},
 		{"imagerie", "x", base.T2},
 		{"検査", "x", base.T2},
-		{"画像", "x", base.T2},
+		{"画像検査", "x", base.T2},
 		{"身体所見", "x", base.T3},
 		{"motivo de consulta", "Bilirrubina 5 mg/dl", base.T4},
+		// Look-alikes that are no evidence: note types, drugs, tumours, a profile.
+		{"Discharge Rx", "x", base.T4},
+		{"Labor and Delivery Note", "x", base.T4},
+		{"TC", "x", base.T4},
+		{"", "He is on TAC and MMF after kidney transplant.", base.T4},
+		{"", "History of MRT of the kidney.", base.T4},
+		{"", "The scanner was unavailable overnight.", base.T4},
+		{"", "He was diagnosed with grade 3 FL in 2018.", base.T4},
+		{"", "构建慢病患者画像，用于随访管理。", base.T4},
+		{"", "口腔知覚過敏あり。", base.T4},
+		{"", "Alergia a la penicilina sin otras alergias conocidas.", base.T1},
+		{"", "アレルギー：無。", base.T4},
 	} {
 		if got, _ := Classify(tt.typ, base.TierNone, tt.text); got != tt.want {
 			t.Errorf("Classify(%q, %q) = %v, want %v", tt.typ, tt.text, got, tt.want)

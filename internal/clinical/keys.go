@@ -125,7 +125,7 @@ func distinctKeys(s string, spans [][2]int) []string {
 // non-overlapping: where two overlap, the earlier wins, and at the same
 // start the longer.
 func keySpans(s string) [][2]int {
-	if simple := text.Simplified(s); len(simple) == len(s) {
+	if simple := text.Simplified(s); sameShape(simple, s) {
 		s = simple // same offsets: 陽性 reads as 阳性, 過敏 as 过敏
 	}
 	var spans [][2]int
@@ -243,4 +243,20 @@ func within(sp [2]int, spans [][2]int) bool {
 		}
 	}
 	return false
+}
+
+// sameShape reports whether a and b have their runes at the same byte
+// offsets, so that a span of one is a span of the other.
+func sameShape(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); {
+		_, na := utf8.DecodeRuneInString(a[i:])
+		if _, nb := utf8.DecodeRuneInString(b[i:]); na != nb {
+			return false
+		}
+		i += na
+	}
+	return true
 }

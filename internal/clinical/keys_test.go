@@ -213,6 +213,8 @@ func TestRefRanges(t *testing.T) {
 		{"D-dimer 965 ng/mL (N < 500 ng/mL)", "D-dimer 965 ng/mL"},
 		{"pH 7.21 (Normal: 7.35-7.45)", "pH 7.21"},
 		{"Free T4 6 pmol/L N: 10–20 pmol/L", "Free T4 6 pmol/L"},
+		{"BUN 22 mg/dL N: 7–20 mg/dL, creatinine 1.1 mg/dL", "BUN 22 mg/dL, creatinine 1.1 mg/dL"},
+		{"LVEF normal: 55-60% on echo. Normal: 0.6–1.2 today", "LVEF normal: 55-60% on echo. Normal: 0.6–1.2 today"},
 		{"Fibrinogen 110 mg/dL (N = 200–430 mg/dL), reticulocytes 4% (N = 13%–15%)", "Fibrinogen 110 mg/dL, reticulocytes 4%"},
 		// Findings in brackets, not reference ranges.
 		{"3 nodules (1-2 cm) in both lungs", "3 nodules (1-2 cm) in both lungs"},
@@ -223,6 +225,22 @@ func TestRefRanges(t *testing.T) {
 	} {
 		if got := cut(tt.in); got != tt.want {
 			t.Errorf("without reference ranges %q = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSameShape(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"陽性", "阳性", true},
+		{"a陽", "a阳", true},
+		{"蹻ab", "𡻕a", false}, // both 5 bytes, but 3 against 4 at the first rune
+		{"ab", "abc", false},
+	} {
+		if got := sameShape(tt.a, tt.b); got != tt.want {
+			t.Errorf("sameShape(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

@@ -141,17 +141,18 @@ var TextRules = []TextRule{
 		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏", "皮试阳性",
 		"alergia*", "alérgic*", "anafila*", "allergie à", "allergie au", "allergie aux", "allergique*", "Allergie gegen", "allergisch*", "アレルギー", "アナフィラキシー",
 		`re(后):(?:服|用|注射|静滴|输注)[^，。；]{0,12}后[^。；]{0,4}(?:出现|发生|引起)[^。；]{0,8}(?:荨麻疹|皮疹|喉头水肿|过敏性休克|粒细胞缺乏)`).
-		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment, a tuberculin (PPD) skin test is no allergy test",
-			"过敏性", "抗过敏", "结核菌素皮试", "PPD皮试").
+		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment, a tuberculin (PPD) skin test is no allergy test, 知覚過敏 and 光線過敏 (Japanese) are hyperaesthesia and photosensitivity",
+			"过敏性", "抗过敏", "结核菌素皮试", "PPD皮试", "知覚過敏", "知覚过敏", "知觉过敏", "光線過敏", "光线过敏").
 		checking("negated in its clause (no known, denies, 否认, 无)", notNegated),
 	rule("imaging", base.T2, "imaging",
 		"CT", "CTA", "CTPA", "CT scan", "computed tomography", "MRI", "MRA", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
 		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
 		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
 		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "骨ECT", "核素",
-		"TAC", "tomografía*", "resonancia*", "radiografía*", "ecografía*", "ecocardiogra*", "gammagrafía*",
-		"IRM", "scanner", "échograph*", "Échograph*", "échocardiograph*", "Échocardiograph*", "tomodensitom*", "Röntgen*", "MRT",
-		"Computertomogra*", "Ultraschall*", "画像", "超音波", "エコー", "レントゲン").
+		"TAC de", "tomografía*", "resonancia*", "radiografía*", "ecografía*", "ecocardiogra*", "gammagrafía*",
+		"IRM", "scanner thoraci*", "scanner abdomin*", "scanner cérébral", "échograph*", "Échograph*",
+		"échocardiograph*", "Échocardiograph*", "tomodensitom*", "Röntgen*", "MRT des", "MRT der",
+		"Computertomogra*", "Ultraschall*", "画像検査", "画像所見", "画像診断", "超音波", "エコー", "レントゲン").
 		checking(plannedWhy, notPlanned),
 	rule("ECG", base.T2, "ecg",
 		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图", "électrocardiogra*", "Électrocardiogra*", "心電図").
@@ -247,7 +248,7 @@ func notNegated(s string, hit []int) bool {
 	return !negation.MatchString(clause)
 }
 
-var negation = regexp.MustCompile(`(?i)\b(?:no known|no history of|denies|denied|without|negative for|nkda|niega|sin|sans|aucune?|keine?)\b|否认|无|未|なし|無し|否定`)
+var negation = regexp.MustCompile(`(?i)\b(?:no known|no history of|denies|denied|without|negative for|nkda|niega|niegan|aucune?|keine?)\b|否认|无|無|未|なし`)
 
 // clauseAround returns the clause of s that holds s[start:end], bounded
 // by sentence and clause punctuation.

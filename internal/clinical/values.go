@@ -279,14 +279,19 @@ func labUnitAt(s string, i int) int {
 	return unitAtFold(s, i, labUnit)
 }
 
-// unitAtFold is unitAt without regard to case: laboratory units are
-// written "mg/dl" and "mmol/l" as often as "mg/dL" (German reports always).
+// unitAtFold is unitAt without regard to case for units with a slash:
+// laboratory units are written "mg/dl" and "mmol/l" as often as "mg/dL"
+// (German reports always). A unit without one must match as written, so
+// that "grade 3 FL" (follicular lymphoma) is no femtolitre.
 func unitAtFold(s string, i int, list []string) int {
 	if i < 0 || i >= len(s) {
 		return -1
 	}
 	for _, u := range list {
-		if len(s)-i >= len(u) && strings.EqualFold(s[i:i+len(u)], u) && endsWord(s, i+len(u)) {
+		if len(s)-i < len(u) || !endsWord(s, i+len(u)) {
+			continue
+		}
+		if w := s[i : i+len(u)]; w == u || strings.Contains(u, "/") && strings.EqualFold(w, u) {
 			return i + len(u)
 		}
 	}
@@ -339,14 +344,13 @@ func tenPowerPerLitre(s string, i int) int {
 		return -1
 	}
 	k = space(s, k)
-	if !strings.HasPrefix(s[k:], "/") {
+	if strings.HasPrefix(s[k:], "/") {
+		if l := space(s, k+1); strings.HasPrefix(s[l:], "L") && endsWord(s, l+1) {
+			return l + 1 // ×10^9/L
+		}
 		return -1
 	}
-	k = space(s, k+1)
-	if !strings.HasPrefix(s[k:], "L") || !endsWord(s, k+1) {
-		return -1
-	}
-	return k + 1
+	return unitAtFold(s, k, labUnit) // ×10^3 IU/mL, ×10^6 copies/mL
 }
 
 // literalAt returns the end of the first of list at s[i:], or -1.

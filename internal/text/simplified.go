@@ -11,7 +11,7 @@ import (
 // writes (Simplified has 检, 验, 体, ...). A text without any of them is
 // taken to be Simplified already, which spares it the conversion; a
 // clinical note in Traditional Chinese holds several.
-const traditionalMarks = "檢驗體診斷報電圖過陽陰腫瘤節結細織療藥壓脈聽觸狀現歷醫們個來時後說這為學國發會與見顯變動實應無認頭腦臟腎膽紅鈣鉀鈉"
+const traditionalMarks = "檢驗體診斷報電圖過陽陰腫節結細織療藥壓脈聽觸狀現歷醫們個來時後說這為學國發會與見顯變動實應無認頭腦臟腎膽紅鈣鉀鈉"
 
 var (
 	t2sOnce sync.Once
