@@ -30,13 +30,23 @@ var (
 		"kg/m2", "kg/m²", "mg/kg", "mg", "mcg", "µg", "μg", "kg", "g", "mL", "ml", "L",
 		"mm", "cm", "dB", "mV", "ms", "seconds", "sec",
 	}
-	lengthUnits = []string{"mm", "cm"}
-	rangeSeps   = []string{"-", "–", "—", "~", "～", "至", "to"}
-	dimSeps     = []string{"×", "x", "X", "*"}
+	rangeSeps = []string{"-", "–", "—", "~", "～", "至", "to"}
+	dimSeps   = []string{"×", "x", "X", "*"}
 
-	otherUnit = longestFirst(vitalUnits, otherUnits)
-	labUnit   = longestFirst(labUnits)
+	lengthUnit = unitList{units: []string{"mm", "cm"}}
+	otherUnit  = unitList{units: longestFirst(vitalUnits, otherUnits)}
+	// Laboratory units are written "mg/dl" and "mmol/l" as often as
+	// "mg/dL" (German reports always).
+	labUnit = unitList{units: longestFirst(labUnits), fold: true}
 )
+
+// unitList is a list of units, longest first. With fold set, a unit with a
+// slash matches without regard to case; one without must match as
+// written, so that "grade 3 FL" (follicular lymphoma) is no femtolitre.
+type unitList struct {
+	units []string
+	fold  bool
+}
 
 // longestFirst merges unit lists, longest first, so that "mg/dL" is tried
 // before "mg".
@@ -119,7 +129,7 @@ func dimension(s string, i int) int {
 		return -1
 	}
 	j = space(s, j)
-	if k := unitAt(s, j, lengthUnits); k > 0 {
+	if k := unitAt(s, j, lengthUnit); k > 0 {
 		if end := dimensionRest(s, space(s, k)); end > 0 {
 			return end
 		}
@@ -142,19 +152,19 @@ func dimensionRest(s string, j int) int {
 	for _, withUnit := range []bool{true, false} {
 		k := j
 		if withUnit {
-			if k = unitAt(s, k, lengthUnits); k < 0 {
+			if k = unitAt(s, k, lengthUnit); k < 0 {
 				continue
 			}
 			k = space(s, k)
 		}
 		if m := literalAt(s, k, dimSeps); m > 0 {
 			if m = number(s, space(s, m)); m > 0 {
-				if end := unitAt(s, space(s, m), lengthUnits); end > 0 {
+				if end := unitAt(s, space(s, m), lengthUnit); end > 0 {
 					return end
 				}
 			}
 		}
-		if end := unitAt(s, k, lengthUnits); end > 0 {
+		if end := unitAt(s, k, lengthUnit); end > 0 {
 			return end
 		}
 	}
@@ -204,7 +214,7 @@ func singleValue(s string, i int) int {
 		return -1
 	}
 	if strings.HasPrefix(s[j:], "-") { // "a 2.3-cm mass", but not "a 2-day history"
-		return unitAt(s, j+1, lengthUnits)
+		return unitAt(s, j+1, lengthUnit)
 	}
 	return anyUnitAt(s, space(s, j))
 }
@@ -276,35 +286,20 @@ func labUnitAt(s string, i int) int {
 	if end := tenPowerPerLitre(s, i); end > 0 {
 		return end
 	}
-	return unitAtFold(s, i, labUnit)
+	return unitAt(s, i, labUnit)
 }
 
-// unitAtFold is unitAt without regard to case for units with a slash:
-// laboratory units are written "mg/dl" and "mmol/l" as often as "mg/dL"
-// (German reports always). A unit without one must match as written, so
-// that "grade 3 FL" (follicular lymphoma) is no femtolitre.
-func unitAtFold(s string, i int, list []string) int {
+// unitAt returns the end of the first unit of l at s[i:], or -1.
+func unitAt(s string, i int, l unitList) int {
 	if i < 0 || i >= len(s) {
 		return -1
 	}
-	for _, u := range list {
-		if len(s)-i < len(u) || !endsWord(s, i+len(u)) {
+	for _, u := range l.units {
+		if len(s)-i < len(u) {
 			continue
 		}
-		if w := s[i : i+len(u)]; w == u || strings.Contains(u, "/") && strings.EqualFold(w, u) {
-			return i + len(u)
-		}
-	}
-	return -1
-}
-
-// unitAt returns the end of the first unit of list at s[i:], or -1.
-func unitAt(s string, i int, list []string) int {
-	if i < 0 || i >= len(s) {
-		return -1
-	}
-	for _, u := range list {
-		if strings.HasPrefix(s[i:], u) && endsWord(s, i+len(u)) {
+		w := s[i : i+len(u)]
+		if (w == u || l.fold && strings.Contains(u, "/") && strings.EqualFold(w, u)) && endsWord(s, i+len(u)) {
 			return i + len(u)
 		}
 	}
@@ -350,7 +345,7 @@ func tenPowerPerLitre(s string, i int) int {
 		}
 		return -1
 	}
-	return unitAtFold(s, k, labUnit) // ×10^3 IU/mL, ×10^6 copies/mL
+	return unitAt(s, k, labUnit) // ×10^3 IU/mL, ×10^6 copies/mL
 }
 
 // literalAt returns the end of the first of list at s[i:], or -1.
