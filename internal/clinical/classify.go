@@ -85,8 +85,12 @@ func SegmentType(sentence string) string {
 func firstRule(s string) *TextRule {
 	lower := asciiLower(s)
 	simple := text.Simplified(s)
+	simpleLower := lower
+	if simple != s {
+		simpleLower = asciiLower(simple)
+	}
 	for i := range TextRules {
-		if TextRules[i].matches(s, lower) || simple != s && TextRules[i].matches(simple, asciiLower(simple)) {
+		if TextRules[i].matches(s, lower) || simple != s && TextRules[i].matches(simple, simpleLower) {
 			return &TextRules[i]
 		}
 	}

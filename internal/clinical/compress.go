@@ -39,7 +39,7 @@ import (
 // of b. Without keys there is no state B: b is "". b is never longer than
 // s; should the fragments and separators ever outgrow s, b is s trimmed.
 func Compress(s string) (b string, nEntity, nTotal int) {
-	spans := keySpans(s)
+	spans, refs := keySpans(s)
 	if len(spans) == 0 {
 		return "", 0, 0
 	}
@@ -78,7 +78,7 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			}
 		}
 	}
-	b = join(s, frags, sep, refRanges(s))
+	b = join(s, frags, sep, refs)
 	if whole := strings.TrimSpace(s); b == "" || len(b) > len(whole) {
 		b = whole
 	}

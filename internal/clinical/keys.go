@@ -102,7 +102,8 @@ const maxObjectWords = 3
 // statements (allergic to X, 青霉素过敏, 对X过敏). Every key is a substring of
 // s as written, so survival in a packed context is strings.Contains.
 func Keys(s string) []string {
-	return distinctKeys(s, keySpans(s))
+	keys, _ := keySpans(s)
+	return distinctKeys(s, keys)
 }
 
 // distinctKeys returns the texts of spans, first occurrences only.
@@ -123,9 +124,10 @@ func distinctKeys(s string, spans [][2]int) []string {
 
 // keySpans returns the byte spans of the key entities of s, ordered and
 // non-overlapping: where two overlap, the earlier wins, and at the same
-// start the longer.
-func keySpans(s string) [][2]int {
-	if simple := text.Simplified(s); sameShape(simple, s) {
+// start the longer; and the spans of its reference ranges (refRanges),
+// which hold no key.
+func keySpans(s string) (keys, refs [][2]int) {
+	if simple := text.Simplified(s); simple != s && sameShape(simple, s) {
 		s = simple // same offsets: 陽性 reads as 阳性, 過敏 as 过敏
 	}
 	var spans [][2]int
@@ -170,14 +172,14 @@ func keySpans(s string) [][2]int {
 		}
 		return b[1] - a[1]
 	})
-	refs := refRanges(s)
+	refs = refRanges(s)
 	kept := spans[:0]
 	for _, sp := range spans {
 		if (len(kept) == 0 || sp[0] >= kept[len(kept)-1][1]) && !within(sp, refs) {
 			kept = append(kept, sp)
 		}
 	}
-	return kept
+	return kept, refs
 }
 
 // notAllergens are the words before "allergy" that do not name what the
