@@ -33,7 +33,7 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	res, err := db.Query(ctx, `RETRIEVE "chest pain, troponin" WHERE patient = "P1" PACK budget 50 kmin 1 now "2019-03-03"`)
+	res, err := db.Query(ctx, `RETRIEVE "chest pain, troponin" WHERE patient = "P1" PACK budget 100 kmin 1 now "2019-03-03"`)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -42,17 +42,20 @@ func Example() {
 	}
 	fmt.Println("tokens used within budget:", res.TokensUsed <= res.Budget)
 	fmt.Print(res.Context)
+	fmt.Println("Sources:")
+	for _, src := range res.Sources {
+		fmt.Println(src)
+	}
 	// Output:
-	// [1] T1 p1-allergy state B
+	// [1] T1 p1-allergy state A
 	// [2] T2 p1-lab state A
 	// [3] T4 p1-complaint state A
 	// tokens used within budget: true
-	// [1] (T1, allergy, 2019-03-02, compressed) allergy: anaphylaxis to penicillin
-	// [2] (T2, lab, 2019-03-02) Troponin I 2.3 ng/mL, markedly raised. Creatinine 1.1 mg/dL.
-	// [3] (T4, complaint, 2019-03-02) Crushing chest pain for two hours, radiating to the left arm.
-	//
+	// [1] T1 2019-03-02: Severe allergy: anaphylaxis to penicillin in 2015.
+	// [2] T2 2019-03-02: Troponin I 2.3 ng/mL, markedly raised. Creatinine 1.1 mg/dL.
+	// [3] T4 2019-03-02: Crushing chest pain for two hours, radiating to the left arm.
 	// Sources:
-	// [1] p1-allergy#0, patient P1, 2019-03-02
-	// [2] p1-lab#0, patient P1, 2019-03-02
-	// [3] p1-complaint#0, patient P1, 2019-03-02
+	// [1] p1-allergy#0, allergy, patient P1, 2019-03-02
+	// [2] p1-lab#0, lab, patient P1, 2019-03-02
+	// [3] p1-complaint#0, complaint, patient P1, 2019-03-02
 }

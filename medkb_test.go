@@ -220,7 +220,7 @@ func TestResultJSONContract(t *testing.T) {
 	b, _ := json.Marshal(r)
 	var m map[string]any
 	json.Unmarshal(b, &m)
-	for _, k := range []string{"query", "plan", "items", "dropped", "budget", "tokens_used", "context", "expansion"} {
+	for _, k := range []string{"query", "plan", "items", "dropped", "budget", "tokens_used", "context", "sources", "expansion"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("result lacks %q", k)
 		}
@@ -243,8 +243,8 @@ func TestResultJSONContract(t *testing.T) {
 			t.Errorf("provenance lacks %q", k)
 		}
 	}
-	if r.TokensUsed > 512 || !strings.Contains(r.Context, "[1]") || !strings.Contains(r.Context, "Sources:") {
-		t.Errorf("context: %d tokens\n%s", r.TokensUsed, r.Context)
+	if r.TokensUsed > 512 || !strings.HasPrefix(r.Context, "[1] T") || len(r.Sources) != len(r.Items) {
+		t.Errorf("context: %d tokens, %d sources for %d items\n%s", r.TokensUsed, len(r.Sources), len(r.Items), r.Context)
 	}
 }
 

@@ -7,8 +7,10 @@ import (
 )
 
 // lazyTokenizer loads the cl100k_base tokenizer on first use. Loading
-// takes tens of milliseconds, and most queries never count a token (chunk
-// costs are stored at ingest), so a cold `medkb query` should not pay it.
+// takes a few milliseconds, which commands that never count a token
+// (stats, check, show) should not pay; a query counts only the words
+// around each chunk's text, whose cost was stored at ingest
+// (text.CountAround).
 type lazyTokenizer struct {
 	once sync.Once
 	tok  text.Tokenizer

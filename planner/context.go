@@ -5,10 +5,11 @@ import (
 	"strings"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/planner/pack"
 )
 
 // assemble numbers the items as citations, fills their document fields and
-// writes the context: the cited evidence, ready for a prompt, then the
+// writes the context (the cited evidence, ready for a prompt) and the
 // source list.
 func (x *execution) assemble() error {
 	ids := make([]string, len(x.res.Items))
@@ -19,7 +20,7 @@ func (x *execution) assemble() error {
 	if err != nil {
 		return err
 	}
-	var body, sources strings.Builder
+	var body strings.Builder
 	covered := map[string]bool{}
 	for i := range x.res.Items {
 		it := &x.res.Items[i]
@@ -29,36 +30,47 @@ func (x *execution) assemble() error {
 		if d != nil {
 			it.Type, it.Time = d.Type, d.Time
 		}
-		fmt.Fprintf(&body, "[%d] (%s%s) %s\n", it.Rank, it.Tier, tags(it), it.Text)
-		fmt.Fprintf(&sources, "[%d] %s\n", it.Rank, source(it, d))
+		body.WriteString(lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, it.State))
+		body.WriteString(it.Text)
+		body.WriteByte('\n')
+		x.res.Sources = append(x.res.Sources, fmt.Sprintf("[%d] %s", it.Rank, source(it, d)))
 	}
 	for _, t := range base.Tiers {
 		if covered[t.String()] {
 			x.res.Tiers = append(x.res.Tiers, t.String())
 		}
 	}
-	if len(x.res.Items) > 0 {
-		x.res.Context = body.String() + "\nSources:\n" + sources.String()
-	}
+	x.res.Context = body.String()
 	return nil
 }
 
-// tags describes an item after its tier: type, date, compressed state.
-func tags(it *Item) string {
-	var t []string
-	if it.Type != "" {
-		t = append(t, it.Type)
+// lineHead is what precedes an item's text on its line of the context:
+// its citation number, its tier and tags (graph path, date, compressed)
+// and a colon. The text follows, then a newline:
+//
+//	[2] T2 2023-09-12 compressed: Total cholesterol 3.9 mmol/L; ...
+//
+// The packer is charged for the whole line (lineTokens), so the context
+// never holds more tokens than the budget; the head is kept short for
+// that reason (about 14 tokens). Its tags are what the chunk and its
+// vector slot know, so that a candidate's line is costed without reading
+// its document: the date is the day the document's time names (a month
+// or a year reads as its first day), and the document's type and title
+// are left to the source list.
+func lineHead(rank int, tier string, path bool, day base.Day, state string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d] %s", rank, tier)
+	if path {
+		b.WriteString(" graph path")
 	}
-	if it.Time != "" {
-		t = append(t, it.Time)
+	if day != base.NoDay {
+		b.WriteString(" " + day.String())
 	}
-	if it.State == "B" {
-		t = append(t, "compressed")
+	if state == string(pack.StateB) {
+		b.WriteString(" compressed")
 	}
-	if len(t) == 0 {
-		return ""
-	}
-	return ", " + strings.Join(t, ", ")
+	b.WriteString(": ")
+	return b.String()
 }
 
 // source is an item's line in the source list.
@@ -84,6 +96,9 @@ func source(it *Item, d *base.Doc) string {
 	if d != nil {
 		if d.Title != "" {
 			parts = append(parts, fmt.Sprintf("%q", d.Title))
+		}
+		if d.Type != "" {
+			parts = append(parts, d.Type)
 		}
 		if d.Source != "" {
 			parts = append(parts, d.Source)

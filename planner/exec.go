@@ -77,7 +77,7 @@ func Run(ctx context.Context, env *Env, src string) (*Result, error) {
 		return nil, err
 	}
 	if p.Query.Explain && !p.Query.Analyze {
-		return &Result{Mode: "explain", Query: p.Query.Text, Plan: p.Explain(nil), Items: []Item{}, Dropped: []Dropped{},
+		return &Result{Mode: "explain", Query: p.Query.Text, Plan: p.Explain(nil), Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
 			Expansion: Expansion{Reason: "not run (EXPLAIN without ANALYZE)", Anchors: []string{}, Paths: []Path{}}}, nil
 	}
 	return p.Execute(ctx, env)
@@ -99,6 +99,30 @@ func (c *candidate) id() string {
 	return fmt.Sprintf("%s#%d", c.chunk.Doc, c.chunk.Index)
 }
 
+// tier is the candidate's evidence tier: its chunk's, or pathTier.
+func (c *candidate) tier() base.Tier {
+	if c.path != nil {
+		return pathTier
+	}
+	return c.chunk.Tier
+}
+
+// day is the candidate's date: its document's, none for a graph path.
+func (c *candidate) day() base.Day {
+	if c.path != nil {
+		return base.NoDay
+	}
+	return c.slot.Time
+}
+
+// text is the candidate's full text (state A).
+func (c *candidate) text() string {
+	if c.path != nil {
+		return c.path.Text
+	}
+	return c.chunk.Text
+}
+
 // execution holds the state of one run.
 type execution struct {
 	p       *Plan
@@ -115,7 +139,7 @@ func (x *execution) report(op string, in, out int, start time.Time, note string)
 
 // Execute runs the plan.
 func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
-	x := &execution{p: p, env: env, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{},
+	x := &execution{p: p, env: env, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
 		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}}}
 	if p.Pack != nil || hasArm(p, "vector") {
 		vs, err := env.Embedder.Embed(ctx, []string{p.Query.Text})

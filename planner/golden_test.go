@@ -13,6 +13,7 @@ import (
 	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/internal/docio"
 	"github.com/medkb/medkb/internal/golden"
+	"github.com/medkb/medkb/internal/text"
 )
 
 // openSample builds a store from the embedded sample corpus and graph.
@@ -69,13 +70,22 @@ func TestExplain(t *testing.T) {
 }
 
 // TestResults pins what queries return: items with their provenance,
-// drops, expansion and the packed context.
+// drops, expansion, the packed context and its sources. The context must
+// cost exactly the tokens the result reports, so that a budget bounds
+// what a prompt receives.
 func TestResults(t *testing.T) {
 	db := openSample(t)
+	tok, err := text.NewTokenizer()
+	if err != nil {
+		t.Fatal(err)
+	}
 	golden.Run(t, "../testdata/results", func(t *testing.T, c *golden.Case) string {
 		r, err := db.Query(context.Background(), c.Input)
 		if err != nil {
 			return "error: " + err.Error()
+		}
+		if n := tok.Count(r.Context); n != r.TokensUsed || r.Budget > 0 && n > r.Budget {
+			t.Errorf("%s: context costs %d tokens, result says %d of budget %d", c.Input, n, r.TokensUsed, r.Budget)
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "budget %d, used %d, quota met %t, tiers %v\n", r.Budget, r.TokensUsed, r.QuotaMet, r.Tiers)
@@ -96,6 +106,9 @@ func TestResults(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "dropped %v\n", reasons)
 		b.WriteString(r.Context)
+		for _, src := range r.Sources {
+			b.WriteString("source " + src + "\n")
+		}
 		return b.String()
 	})
 }

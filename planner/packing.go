@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/planner/pack"
 )
 
@@ -61,18 +62,18 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
 	for i, c := range cands {
+		pc[i] = pack.Candidate{ID: c.id(), Tier: c.tier(), Day: c.day(), Rank: i,
+			A: pack.State{Text: c.text(), Tokens: x.lineTokens(c, len(cands), "A", c.text(), x.textTokens(c))}}
 		if c.path != nil {
 			pathTexts = append(pathTexts, c.path.Text)
-			pc[i] = pack.Candidate{ID: c.id(), Tier: pathTier, Day: base.NoDay, Rank: i,
-				A: pack.State{Text: c.path.Text, Tokens: x.env.Count(c.path.Text)}}
 			continue
 		}
 		ch := c.chunk
-		pc[i] = pack.Candidate{ID: c.id(), Tier: ch.Tier, Day: c.slot.Time, Rank: i,
-			A:       pack.State{Text: ch.Text, Tokens: ch.TokensA, Sim: x.sim(x.env.Vectors.Vector(ch.Ord))},
-			NEntity: ch.NEntity, NTotal: ch.NTotal, Permanent: ch.Permanent, Weak: !onePatient && weakVectorHit(c, bestCos)}
+		pc[i].A.Sim = x.sim(x.env.Vectors.Vector(ch.Ord))
+		pc[i].NEntity, pc[i].NTotal, pc[i].Permanent = ch.NEntity, ch.NTotal, ch.Permanent
+		pc[i].Weak = !onePatient && weakVectorHit(c, bestCos)
 		if ch.HasB() {
-			pc[i].B = &pack.State{Text: ch.TextB, Tokens: ch.TokensB, Sim: x.sim(ch.VectorB)}
+			pc[i].B = &pack.State{Text: ch.TextB, Tokens: x.lineTokens(c, len(cands), "B", ch.TextB, ch.TokensB), Sim: x.sim(ch.VectorB)}
 		}
 	}
 	if len(pathTexts) > 0 {
@@ -125,18 +126,29 @@ func (x *execution) pathSims(ctx context.Context, pc []pack.Candidate, cands []*
 	return nil
 }
 
+// lineTokens is what a state of c costs in the context: its whole line
+// (lineHead, the text of n tokens, a newline), numbered as the last of
+// all candidates. Citation numbers are given after packing; none has more
+// digits than that, and a number with fewer digits never costs more.
+func (x *execution) lineTokens(c *candidate, all int, state, txt string, n int) int {
+	head := lineHead(all, c.tier().String(), c.path != nil, c.day(), state)
+	return text.CountAround(x.env.Count, head, txt, "\n", n)
+}
+
+// textTokens is what c's full text alone costs: stored at ingest for a
+// chunk, counted here for a graph path.
+func (x *execution) textTokens(c *candidate) int {
+	if c.path != nil {
+		return x.env.Count(c.path.Text)
+	}
+	return c.chunk.TokensA
+}
+
 // top keeps the fused candidates in order, in full text, without packing.
 func (x *execution) top(cands []*candidate) {
 	for _, c := range cands {
-		text := ""
-		tokens := 0
-		if c.path != nil {
-			text = c.path.Text
-			tokens = x.env.Count(text)
-		} else {
-			text, tokens = c.chunk.Text, c.chunk.TokensA
-		}
-		x.res.Items = append(x.res.Items, x.item(c, "A", text, tokens, 0, 0, "rank"))
+		tokens := x.lineTokens(c, len(cands), "A", c.text(), x.textTokens(c))
+		x.res.Items = append(x.res.Items, x.item(c, "A", c.text(), tokens, 0, 0, "rank"))
 		x.res.TokensUsed += tokens
 	}
 }
@@ -149,31 +161,22 @@ func (x *execution) limit() {
 	}
 	start := time.Now()
 	for _, it := range x.res.Items[n:] {
-		if x.p.Pack != nil {
-			x.res.TokensUsed -= it.Tokens
-		}
+		x.res.TokensUsed -= it.Tokens
 		x.res.Dropped = append(x.res.Dropped, Dropped{ID: it.ID, Reason: "limit"})
 	}
 	in := len(x.res.Items)
 	x.res.Items = x.res.Items[:n]
-	if x.p.Pack == nil {
-		x.res.TokensUsed = 0
-		for _, it := range x.res.Items {
-			x.res.TokensUsed += it.Tokens
-		}
-	}
 	x.report(opLimit, in, n, start, "")
 }
 
 func (x *execution) item(c *candidate, state, text string, tokens int, utility, density float64, why string) Item {
-	it := Item{ID: c.id(), State: state, Text: text, Tokens: tokens, Score: c.Score + c.boost,
-		Utility: utility, Density: density, Why: why,
+	it := Item{ID: c.id(), Tier: c.tier().String(), State: state, Text: text, Tokens: tokens, Score: c.Score + c.boost,
+		Utility: utility, Density: density, Why: why, day: c.day(),
 		Provenance: Provenance{BM25: c.BM25, Vector: c.Vector, Fused: c.Score, Votes: c.Votes, Boost: c.boost, Path: c.path}}
 	if c.path != nil {
-		it.Tier = pathTier.String()
 		it.Type = "graph-path"
 		return it
 	}
-	it.Doc, it.Chunk, it.Tier = c.chunk.Doc, c.chunk.Index, c.chunk.Tier.String()
+	it.Doc, it.Chunk = c.chunk.Doc, c.chunk.Index
 	return it
 }

@@ -3,37 +3,48 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"github.com/medkb/medkb/internal/base"
 )
 
 // Result is what a query returns: the same struct in Go and, with these
 // JSON names (a contract of `medkb query --json`), on the command line.
 type Result struct {
 	// Mode is "run", "explain" (plan only, nothing ran) or "analyze".
-	Mode       string     `json:"mode"`
-	Query      string     `json:"query"`
-	Plan       string     `json:"plan"`
-	Items      []Item     `json:"items"`
-	Dropped    []Dropped  `json:"dropped"`
-	Budget     int        `json:"budget"`
-	TokensUsed int        `json:"tokens_used"`
-	Context    string     `json:"context"`
-	Expansion  Expansion  `json:"expansion"`
-	Quota      []Quota    `json:"quota,omitempty"`
-	QuotaMet   bool       `json:"quota_met"`
-	Tiers      []string   `json:"tiers_covered"`
-	Analyze    []OpReport `json:"analyze,omitempty"`
+	Mode    string    `json:"mode"`
+	Query   string    `json:"query"`
+	Plan    string    `json:"plan"`
+	Items   []Item    `json:"items"`
+	Dropped []Dropped `json:"dropped"`
+	Budget  int       `json:"budget"`
+	// TokensUsed is what Context costs: the sum of the items' Tokens.
+	TokensUsed int `json:"tokens_used"`
+	// Context is the cited evidence, one line an item, ready for a prompt:
+	// "[1] T2 2023-09-12 compressed: text" (see contextLine). With PACK it
+	// costs at most Budget tokens, citation numbers and tags included.
+	// Sources says where each citation comes from ("[1] doc#0, title,
+	// type, source, patient, time"); it is outside the budget.
+	Context   string     `json:"context"`
+	Sources   []string   `json:"sources"`
+	Expansion Expansion  `json:"expansion"`
+	Quota     []Quota    `json:"quota,omitempty"`
+	QuotaMet  bool       `json:"quota_met"`
+	Tiers     []string   `json:"tiers_covered"`
+	Analyze   []OpReport `json:"analyze,omitempty"`
 }
 
 // Item is one piece of evidence in the packed context.
 type Item struct {
-	Rank       int        `json:"rank"` // citation number, from 1
-	ID         string     `json:"id"`   // chunk id: document id "#" chunk index
-	Doc        string     `json:"doc"`
-	Chunk      int        `json:"chunk"`
-	Tier       string     `json:"tier"`
-	Type       string     `json:"type,omitempty"`
-	Time       string     `json:"time,omitempty"`
-	State      string     `json:"state"` // "A" full text, "B" compressed
+	Rank  int    `json:"rank"` // citation number, from 1
+	ID    string `json:"id"`   // chunk id: document id "#" chunk index
+	Doc   string `json:"doc"`
+	Chunk int    `json:"chunk"`
+	Tier  string `json:"tier"`
+	Type  string `json:"type,omitempty"`
+	Time  string `json:"time,omitempty"`
+	State string `json:"state"` // "A" full text, "B" compressed
+	// Tokens is the item's cost in the context: its whole line, citation
+	// number and tags included, not only Text.
 	Tokens     int        `json:"tokens"`
 	Score      float64    `json:"score"` // fused score
 	Utility    float64    `json:"utility,omitempty"`
@@ -41,6 +52,10 @@ type Item struct {
 	Why        string     `json:"why,omitempty"`
 	Text       string     `json:"text"`
 	Provenance Provenance `json:"provenance"`
+
+	// day is the date its context line shows (contextLine): its vector
+	// slot's, so that the line costs the same before and after packing.
+	day base.Day
 }
 
 // Provenance says where an item came from.

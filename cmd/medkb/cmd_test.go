@@ -98,7 +98,7 @@ func TestQueryJSONAndStdin(t *testing.T) {
 		t.Fatalf("result: %v", r)
 	}
 	code, out, _ = cli(t, "", append([]string{"query"}, append(db, `RETRIEVE "troponin" LIMIT 2`)...)...)
-	if code != 0 || !strings.Contains(out, "[1]") || !strings.Contains(out, "--- context ---") {
+	if code != 0 || !strings.Contains(out, "[1]") || !strings.Contains(out, "--- context ---") || !strings.Contains(out, "Sources:\n[1] ") {
 		t.Fatalf("human output: %s", out)
 	}
 }

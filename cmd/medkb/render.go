@@ -10,7 +10,8 @@ import (
 )
 
 // render prints a result for people: the plan for EXPLAIN, otherwise a
-// summary, the items with their provenance, the drops and the context.
+// summary, the items with their provenance, the drops, the context and
+// its sources.
 func render(w io.Writer, r *medkb.Result) {
 	if r.Mode == "explain" {
 		fmt.Fprint(w, r.Plan)
@@ -48,6 +49,7 @@ func render(w io.Writer, r *medkb.Result) {
 	}
 	if r.Context != "" {
 		fmt.Fprintf(w, "\n--- context ---\n%s", r.Context)
+		fmt.Fprintf(w, "\nSources:\n%s\n", strings.Join(r.Sources, "\n"))
 	}
 }
 

@@ -100,6 +100,36 @@ func (c *cl100k) countDirect(s string) int {
 	return n
 }
 
+// CountAround returns count(before + s + after) given n = count(s),
+// where count is a cl100k_base counter (Tokenizer.Count). Only the first
+// and last words of s (see cutBefore) are counted again, joined to before
+// and after: the cuts inside s do not depend on what surrounds it, so the
+// words between keep their counts. The packer uses it to cost a chunk's
+// context line, citation and newline included, without recounting the
+// chunk's text, whose count was stored at ingest.
+func CountAround(count func(string) int, before, s, after string, n int) int {
+	first, last := nextCut(s), lastCut(s)
+	if first == len(s) { // one word, or none
+		return count(before + s + after)
+	}
+	return n - count(s[:first]) - count(s[last:]) + count(before+s[:first]) + count(s[last:]+after)
+}
+
+// lastCut returns the start of the last word of s: the last cut, or 0.
+func lastCut(s string) int {
+	r, i := utf8.DecodeLastRuneInString(s)
+	i = len(s) - i
+	for i > 0 {
+		prev, size := utf8.DecodeLastRuneInString(s[:i])
+		if cutBefore(prev, r) {
+			return i
+		}
+		r = prev
+		i -= size
+	}
+	return 0
+}
+
 // nextCut returns the end of the first word of s: the first cut after
 // position 0, or len(s).
 func nextCut(s string) int {

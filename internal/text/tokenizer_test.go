@@ -144,3 +144,41 @@ func FuzzCount(f *testing.F) {
 		}
 	})
 }
+
+// checkCountAround compares CountAround with the library's count of the
+// joined text.
+func checkCountAround(t *testing.T, tok Tokenizer, before, s, after string) {
+	t.Helper()
+	want, err := tok.(*cl100k).codec.Count(before + s + after)
+	if err != nil {
+		t.Skip()
+	}
+	if got := CountAround(tok.Count, before, s, after, tok.Count(s)); got != want {
+		t.Fatalf("CountAround(%q, %q, %q) = %d, the joined text counts %d", before, s, after, got, want)
+	}
+}
+
+func TestCountAround(t *testing.T) {
+	tok := newTestTokenizer(t)
+	texts := []string{"", "x", "x.", "hello world", " leading space", "trailing space ", "ends.\n",
+		"2.3 ng/mL", "否认药物过敏史。", sampleEnglish, sampleChinese}
+	texts = append(texts, corpusTexts(t)...)
+	for _, s := range texts {
+		for _, around := range [][2]string{{"", ""}, {"[12] T2 2023-09-12: ", "\n"}, {"[1] T1 compressed:", "\n\n"}, {"x", "y"}} {
+			checkCountAround(t, tok, around[0], s, around[1])
+		}
+	}
+}
+
+func FuzzCountAround(f *testing.F) {
+	for _, s := range []string{sampleEnglish, sampleChinese, "it's 2.3 ng/mL.", "a \n b", "\xff 'S"} {
+		f.Add("[1] T1: ", s, "\n")
+	}
+	tok, err := NewTokenizer()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, before, s, after string) {
+		checkCountAround(t, tok, before, s, after)
+	})
+}
