@@ -301,10 +301,38 @@ func focus(clause string, spans [][2]int) string {
 			keepBefore(units, keep, first, wordsBefore, cjkBefore)
 		} else {
 			keepBefore(units, keep, first, wordsBeforeFinding, 0)
+			keepSeverity(units, keep, first)
 		}
-		keepAfter(units, keep, i)
+		if allergyTerms.any(clause[sp[0]:sp[1]]) {
+			for j := i + 1; j < len(units); j++ {
+				keep[j] = true // the reaction: "penicillin allergy: urticaria and angioedema"
+			}
+		} else {
+			keepAfter(units, keep, i)
+		}
 	}
 	return render(clause, units, keep)
+}
+
+// allergyTerms mark an allergy key. The rest of its clause is kept: after
+// the allergen comes the reaction ("Penicillin allergy: severe urticaria
+// and angioedema"), which matters as much.
+var allergyTerms = compileTerms([]string{"allerg*", "anaphyla*"})
+
+// severityTerms grade a finding; one just before a finding's kept name is
+// kept with it ("Severe allergy: anaphylaxis to penicillin").
+var severityTerms = compileTerms([]string{"mild", "moderate", "severe", "serious", "life-threatening", "fatal"})
+
+// keepSeverity marks a severity word right before the kept units that end
+// at unit first.
+func keepSeverity(units []unit, keep []bool, first int) {
+	j := first - 1
+	for j >= 0 && keep[j] {
+		j--
+	}
+	if j >= 0 && !units[j].cjk && severityTerms.any(units[j].text) {
+		keep[j] = true
+	}
 }
 
 // needsName reports whether a key (given as the text from its start) is
