@@ -34,19 +34,17 @@ func packEbm(b *builder) {
 		marks[pool[order[k]].block()].first = int32(k)
 	}
 
-	left := p.Budget
-	present := presentPerTier(cands)
-	for _, t := range base.Tiers {
-		want := min(p.Kmin, present[t])
-		for k := 0; k < len(order) && want > 0; k++ {
-			o := &pool[order[k]]
-			m := &marks[o.block()]
-			if m.tier != t || m.taken >= 0 || int(o.tokens) > left || cands[o.block()].Weak {
-				continue
-			}
-			m.taken, m.quota = int32(k), true
-			left -= int(o.tokens)
-			want--
+	left, short := quotaPass(b, false)
+	if short > 0 {
+		// The quota blocks' densest states left no room for another
+		// tier's quota. Try again with each quota block in its cheapest
+		// state; the upgrade pass below gives a block its full text back
+		// when room is left.
+		first := slices.Clone(marks)
+		if l, s := quotaPass(b, true); s < short {
+			left = l
+		} else {
+			copy(marks, first)
 		}
 	}
 	for k, i := range order {
@@ -75,6 +73,52 @@ func packEbm(b *builder) {
 			b.takeState(pool[order[m.taken]], why, otherFate(&cands[i], m))
 		}
 	}
+}
+
+// quotaPass takes, for each tier present, the Kmin densest blocks that
+// fit, in tier order, each in its densest state that fits or, with
+// cheapest, in its cheapest state. It clears any earlier quota picks
+// first, and returns the budget left and how many quota places it could
+// not fill.
+func quotaPass(b *builder, cheapest bool) (left, short int) {
+	cands, p, pool, order, marks := b.cands, b.p, b.pk.pool, b.pk.order, b.pk.marks
+	for i := range marks {
+		marks[i].taken, marks[i].quota = -1, false
+	}
+	var cheap []int32 // per block, the order position of its cheapest option
+	if cheapest {
+		cheap = make([]int32, len(cands))
+		for k, i := range order {
+			o, c := &pool[i], &cheap[pool[i].block()]
+			if marks[o.block()].first == int32(k) || o.tokens < pool[order[*c]].tokens {
+				*c = int32(k)
+			}
+		}
+	}
+	left = p.Budget
+	present := presentPerTier(cands)
+	for _, t := range base.Tiers {
+		want := min(p.Kmin, present[t])
+		for k := 0; k < len(order) && want > 0; k++ {
+			at := int32(k)
+			m := &marks[pool[order[k]].block()]
+			if cheapest {
+				if m.first != at {
+					continue // a block's turn is at its densest option
+				}
+				at = cheap[pool[order[k]].block()]
+			}
+			o := &pool[order[at]]
+			if m.tier != t || m.taken >= 0 || int(o.tokens) > left || cands[o.block()].Weak {
+				continue
+			}
+			m.taken, m.quota = at, true
+			left -= int(o.tokens)
+			want--
+		}
+		short += want
+	}
+	return left, short
 }
 
 // otherFate says what happened to the state of a chosen block that was
