@@ -28,8 +28,12 @@
 // density U/C (ties: higher U, then Rank, then ID, so the order is total
 // and packing deterministic). A quota pass walks the pool once per tier,
 // T1 first, taking each tier's densest blocks that still fit, in the
-// densest state that fits, until the tier has its Kmin; then the density
-// walk takes every state whose block is not yet chosen and that fits.
+// densest state that fits, until the tier has its Kmin. When that leaves
+// a quota place empty for lack of budget, the pass runs again with every
+// quota block in its cheapest state, and that try is kept if it fills
+// more places. Then the density walk takes every state whose block is not
+// yet chosen and that fits, and an upgrade pass moves blocks from state B
+// to A while the extra tokens fit.
 // Cost: one sort of at most 2n small integers, a few linear walks, no
 // maps. A Packer reuses that scratch memory across calls.
 //
