@@ -8,9 +8,9 @@ import (
 
 // lazyTokenizer loads the cl100k_base tokenizer on first use. Loading
 // takes a few milliseconds, which commands that never count a token
-// (stats, check, show) should not pay; a query counts only the words
-// around each chunk's text, whose cost was stored at ingest
-// (text.CountAround).
+// (stats, check, show) should not pay. A query counts the lines of the
+// context it returns, and, to pack, the words around each candidate's
+// text, whose own cost was stored at ingest (text.CountAround).
 type lazyTokenizer struct {
 	once sync.Once
 	tok  text.Tokenizer

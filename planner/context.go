@@ -30,9 +30,12 @@ func (x *execution) assemble() error {
 		if d != nil {
 			it.Type, it.Time = d.Type, d.Time
 		}
-		body.WriteString(lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, it.State))
-		body.WriteString(it.Text)
-		body.WriteByte('\n')
+		line := lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, it.State) + it.Text + "\n"
+		// The packer costed the line under the largest citation number;
+		// the count under the item's own is exact, and never more.
+		it.Tokens = x.env.Count(line)
+		x.res.TokensUsed += it.Tokens
+		body.WriteString(line)
 		x.res.Sources = append(x.res.Sources, fmt.Sprintf("[%d] %s", it.Rank, source(it, d)))
 	}
 	for _, t := range base.Tiers {

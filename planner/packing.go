@@ -87,14 +87,13 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	}
 	for _, it := range r.Items {
 		c := cands[it.Index]
-		x.res.Items = append(x.res.Items, x.item(c, string(it.State), it.Text, it.Tokens, it.Utility, it.Density, string(it.Why)))
+		x.res.Items = append(x.res.Items, x.item(c, string(it.State), it.Text, it.Utility, it.Density, string(it.Why)))
 	}
 	for _, d := range r.Dropped {
 		x.res.Dropped = append(x.res.Dropped, Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(),
 			Detail: fmt.Sprintf("%s, state %s, %d tokens, density %.4g", d.Tier, d.State, d.Tokens, d.Density)})
 	}
 	x.res.Budget = r.Budget
-	x.res.TokensUsed = r.TokensUsed
 	x.res.QuotaMet = r.QuotaMet
 	bStates := 0
 	for _, it := range r.Items {
@@ -144,12 +143,11 @@ func (x *execution) textTokens(c *candidate) int {
 	return c.chunk.TokensA
 }
 
-// top keeps the fused candidates in order, in full text, without packing.
+// top keeps the fused candidates in order, in full text, without packing
+// (assemble counts their tokens).
 func (x *execution) top(cands []*candidate) {
 	for _, c := range cands {
-		tokens := x.lineTokens(c, len(cands), "A", c.text(), x.textTokens(c))
-		x.res.Items = append(x.res.Items, x.item(c, "A", c.text(), tokens, 0, 0, "rank"))
-		x.res.TokensUsed += tokens
+		x.res.Items = append(x.res.Items, x.item(c, "A", c.text(), 0, 0, "rank"))
 	}
 }
 
@@ -161,7 +159,6 @@ func (x *execution) limit() {
 	}
 	start := time.Now()
 	for _, it := range x.res.Items[n:] {
-		x.res.TokensUsed -= it.Tokens
 		x.res.Dropped = append(x.res.Dropped, Dropped{ID: it.ID, Reason: "limit"})
 	}
 	in := len(x.res.Items)
@@ -169,8 +166,10 @@ func (x *execution) limit() {
 	x.report(opLimit, in, n, start, "")
 }
 
-func (x *execution) item(c *candidate, state, text string, tokens int, utility, density float64, why string) Item {
-	it := Item{ID: c.id(), Tier: c.tier().String(), State: state, Text: text, Tokens: tokens, Score: c.Score + c.boost,
+// item makes c, in the given state, an item of the result; assemble
+// numbers it and counts its tokens.
+func (x *execution) item(c *candidate, state, text string, utility, density float64, why string) Item {
+	it := Item{ID: c.id(), Tier: c.tier().String(), State: state, Text: text, Score: c.Score + c.boost,
 		Utility: utility, Density: density, Why: why, day: c.day(),
 		Provenance: Provenance{BM25: c.BM25, Vector: c.Vector, Fused: c.Score, Votes: c.Votes, Boost: c.boost, Path: c.path}}
 	if c.path != nil {
