@@ -48,7 +48,9 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	start := time.Now()
 	n := x.p.Pack
 	params := n.Params
-	params.Count = x.env.Count
+	params.Count = func(i int, cut string) int { // Uniform's cut texts, costed as lines
+		return x.lineTokens(cands[i], len(cands), "A", cut, x.env.Count(cut))
+	}
 	if n.NowText == "" {
 		params.Now = base.DayOf(time.Now())
 	}

@@ -39,7 +39,7 @@ func benchPack(b *testing.B, n, budget int, s Strategy) {
 	cands := benchCandidates(n)
 	p := DefaultParams()
 	p.Budget, p.Strategy, p.Now = budget, s, base.Day(20700)
-	p.Count = func(t string) int { return len(strings.Fields(t)) }
+	p.Count = func(_ int, t string) int { return len(strings.Fields(t)) }
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := pk.Pack(cands, p); err != nil {

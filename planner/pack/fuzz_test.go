@@ -39,7 +39,7 @@ func FuzzPack(f *testing.F) {
 		cands := decodeCandidates(data)
 		p := DefaultParams()
 		p.Budget, p.Kmin, p.Lambda, p.Now = int(budget), int(kmin%4), 1, base.Day(7000)
-		p.Count = countTokens
+		p.Count = countBlockTokens
 		var short, util = 0, 0.0
 		for _, s := range []Strategy{Exact, Ebm, FIFO, Semantic, Uniform} {
 			p.Strategy = s

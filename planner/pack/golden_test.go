@@ -47,13 +47,16 @@ func countTokens(s string) int {
 	return n
 }
 
+// countBlockTokens is countTokens as Params.Count: blocks add nothing.
+func countBlockTokens(_ int, s string) int { return countTokens(s) }
+
 func parsePackCommand(t *testing.T, c *golden.Case) (Params, []Strategy) {
 	t.Helper()
 	if c.Cmd != "pack" {
 		t.Fatalf("line %d: unknown command %q", c.Line, c.Cmd)
 	}
 	p := DefaultParams()
-	p.Count, p.SimFloor = countTokens, 0 // sim= is Sim itself unless floor= says otherwise
+	p.Count, p.SimFloor = countBlockTokens, 0 // sim= is Sim itself unless floor= says otherwise
 	strategies := []Strategy{Ebm}
 	for key, val := range c.Args {
 		var err error

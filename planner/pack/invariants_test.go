@@ -134,7 +134,7 @@ func randomParams(rng *rand.Rand) Params {
 	p.Lambda = []float64{0, 0.1, 1, 5}[rng.IntN(4)]
 	p.Epsilon = []float64{0, 0.05, 0.2}[rng.IntN(3)]
 	p.Now = base.Day(19500 + rng.IntN(2000))
-	p.Count = countTokens
+	p.Count = countBlockTokens
 	return p
 }
 

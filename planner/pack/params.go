@@ -49,9 +49,11 @@ type Params struct {
 	Now base.Day
 	// Strategy selects the algorithm; the zero value is Ebm.
 	Strategy Strategy
-	// Count counts tokens the way the caller counted State.Tokens. Only
-	// Uniform needs it, to cost the text it cuts.
-	Count func(string) int
+	// Count(i, text) is what block i's state A costs cut down to text,
+	// counted the way the caller counted State.Tokens (with whatever the
+	// caller adds to every block, such as a citation line). Only Uniform
+	// needs it, to cost the text it cuts.
+	Count func(block int, text string) int
 }
 
 // DefaultParams returns the documented defaults, with no time decay until

@@ -47,7 +47,7 @@ func packUniform(b *builder) {
 			if k > 0 {
 				text := cands[i].A.Text
 				cut[i] = strings.TrimSpace(text[:wordsBefore(text, k)])
-				tokens[i] = p.Count(cut[i])
+				tokens[i] = p.Count(i, cut[i])
 			}
 			sum += tokens[i]
 		}

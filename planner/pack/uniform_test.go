@@ -31,7 +31,7 @@ func TestUniformNeverOverflows(t *testing.T) {
 	cands := benchCandidates(50)
 	p := DefaultParams()
 	p.Strategy = Uniform
-	p.Count = func(s string) int { return 3 * countTokens(s) }
+	p.Count = func(_ int, s string) int { return 3 * countTokens(s) }
 	for _, budget := range []int{0, 1, 7, 100, 513} {
 		p.Budget = budget
 		r, err := Pack(cands, p)

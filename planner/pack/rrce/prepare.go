@@ -39,7 +39,7 @@ func DefaultOptions() Options {
 // token counts.
 type Suite struct {
 	cases []prepared
-	count func(string) int
+	count func(block int, text string) int // pack.Params.Count: a block costs its text
 }
 
 type prepared struct {
@@ -74,7 +74,8 @@ func Prepare(ctx context.Context, cases []Case, opt Options) (*Suite, error) {
 	if opt.NoiseRatio > 0 {
 		noisy = AddNoise(cases, opt.NoiseRatio, opt.Seed)
 	}
-	s := &Suite{cases: make([]prepared, len(noisy)), count: opt.Tokenizer.Count}
+	s := &Suite{cases: make([]prepared, len(noisy)),
+		count: func(_ int, text string) int { return opt.Tokenizer.Count(text) }}
 	errs := make([]error, len(noisy))
 	parallel(len(noisy), func(_, i int) {
 		s.cases[i], errs[i] = prepareCase(ctx, &noisy[i], &opt)
