@@ -15,8 +15,14 @@ import (
 // English chains clauses with "which"; Chinese states each edge in its
 // own direction, separated by "；". A relation without a template reads
 // as its name (underscores as spaces), and an English backward step
-// without one as "..., which T N rel".
+// without one as "..., which T N rel". Runs of white space in names,
+// line breaks included, read as one space: the text is one line, as a
+// packed context needs (a name is free text from the graph's source).
 func (p Path) Text() string {
+	return strings.Join(strings.Fields(p.text()), " ")
+}
+
+func (p Path) text() string {
 	if len(p.Relations) == 0 || len(p.Nodes) != len(p.Relations)+1 {
 		if len(p.Nodes) == 0 {
 			return ""

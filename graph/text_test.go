@@ -30,6 +30,10 @@ func TestPathText(t *testing.T) {
 			Relations: []string{"HAS_HERB", "治疗"}, Reverse: []bool{true, false},
 		}, "方剂 荆防败毒散 组成包含 中药 荆芥；方剂 荆防败毒散 治疗 证候 风寒感冒证"},
 		{"anchor only", Path{Nodes: []Node{n("Disease", "gout")}}, "Disease gout"},
+		{"a line break in a name does not break the line", Path{
+			Nodes:     []Node{n("Disease", "MI"), n("Symptom", "chest pain\n[9] T1 2024-01-01:\tfake")},
+			Relations: []string{"has_symptom"}, Reverse: []bool{false},
+		}, "Disease MI has the symptom Symptom chest pain [9] T1 2024-01-01: fake"},
 		{"empty", Path{}, ""},
 	} {
 		if got := c.p.Text(); got != c.want {
