@@ -303,8 +303,12 @@ func focus(clause string, spans [][2]int) string {
 			keepBefore(units, keep, first, wordsBeforeFinding, 0)
 			keepSeverity(units, keep, first)
 		}
-		if allergyTerms.any(clause[sp[0]:sp[1]]) {
-			for j := i + 1; j < len(units); j++ {
+		if allergyTerms.any(clause[sp[0]:sp[1]]) && !allergyNegation.MatchString(clause[:sp[1]]) && !strings.EqualFold(clause[sp[0]:sp[1]], "NKDA") {
+			end := min(len(units), i+1+reactionWords)
+			for end > i+1 && isFiller(units[end-1].text) {
+				end-- // "... benzathine penicillin in" reads as cut off
+			}
+			for j := i + 1; j < end; j++ {
 				keep[j] = true // the reaction: "penicillin allergy: urticaria and angioedema"
 			}
 		} else {
@@ -314,10 +318,13 @@ func focus(clause string, spans [][2]int) string {
 	return render(clause, units, keep)
 }
 
-// allergyTerms mark an allergy key. The rest of its clause is kept: after
-// the allergen comes the reaction ("Penicillin allergy: severe urticaria
-// and angioedema"), which matters as much.
+// allergyTerms mark an allergy key. Up to reactionWords more of its clause
+// are kept: after the allergen comes the reaction ("Penicillin allergy:
+// severe urticaria and angioedema"), which matters as much. A denied
+// allergy ("no known drug allergies") has no reaction to keep.
 var allergyTerms = compileTerms([]string{"allerg*", "anaphyla*"})
+
+const reactionWords = 16
 
 // severityTerms grade a finding; one just before a finding's kept name is
 // kept with it ("Severe allergy: anaphylaxis to penicillin").

@@ -122,6 +122,8 @@ func TestCompress(t *testing.T) {
 		{"an allergy keeps its severity and the whole reaction",
 			"Severe allergy: anaphylaxis to penicillin in 2015. Penicillin allergy: urticaria and angioedema.",
 			"Severe allergy: anaphylaxis to penicillin in 2015; Penicillin allergy: urticaria and angioedema", 2, 2},
+		{"a denied allergy keeps no reaction", "No known drug allergies and the patient lives alone with his wife near the river.",
+			"No known drug allergies", 1, 1},
 		{"a grade before a finding stays", "The smear was reviewed; there is severe dysplasia negative for malignancy.",
 			"severe dysplasia negative for malignancy", 1, 1},
 		{"findings without numbers kept beside the keys",
