@@ -29,7 +29,7 @@ var TypeTable = []TypeEntry{
 	{"biopsy", base.T1, []string{"biopsies", "活检", "穿刺活检", "活组织检查", "biopsia", "biopsie", "生検"}, "gold standard: tissue diagnosis"},
 	{"cytology", base.T1, []string{"cytopathology", "bone marrow", "细胞学", "骨髓细胞学", "骨髓穿刺", "骨髓象", "流式细胞", "流式细胞术", "citología", "cytologie", "zytologie", "細胞診"}, "gold standard: cell diagnosis"},
 	{"genetic", base.T1, []string{"gene", "genetic test", "genetics", "genomic", "molecular", "mutation", "基因", "基因检测", "分子病理", "genética", "génétique", "genetik", "遺伝子検査", "遗传学", "染色体", "核型", "分子检测", "基因测序"}, "gold standard: genetic test"},
-	{"allergy", base.T1, []string{"allergies", "allergy record", "过敏", "过敏史", "药物过敏", "alergia", "alergias", "allergie", "allergien", "アレルギー", "アレルギー歴", "adverse drug reaction", "不良反应", "药物不良反应"}, "documented allergy: must never be lost"},
+	{"allergy", base.T1, []string{"allergies", "allergy record", "过敏", "过敏史", "药物过敏", "alergia", "alergias", "allergie", "allergien", "アレルギー", "アレルギー歴"}, "documented allergy: must never be lost"},
 	{"meta-analysis", base.T1, []string{"meta analysis", "荟萃分析", "meta分析"}, "literature: top of the evidence hierarchy"},
 	{"systematic review", base.T1, []string{"系统评价", "系统综述"}, "literature: top of the evidence hierarchy"},
 	{"guideline", base.T1, []string{"guidelines", "clinical practice guideline", "指南", "临床指南", "诊疗指南"}, "literature: evidence-based synthesis of reviews (medkb's choice)"},
