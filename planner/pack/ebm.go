@@ -35,16 +35,17 @@ func packEbm(b *builder) {
 	}
 
 	left, short := quotaPass(b, false)
-	if short > 0 {
-		// The quota blocks' densest states left no room for another
-		// tier's quota. Try again with each quota block in its cheapest
-		// state; the upgrade pass below gives a block its full text back
-		// when room is left.
-		first := slices.Clone(marks)
-		if l, s := quotaPass(b, true); s < short {
+	if total(short) > 0 {
+		// The quota blocks' densest states left a quota place empty for
+		// lack of budget. Try again with each quota block in its cheapest
+		// state, and keep that try if it fills more places without
+		// leaving short a tier the first try met; the upgrade pass below
+		// gives a block its full text back when room is left.
+		pk.firstTry = append(pk.firstTry[:0], marks...)
+		if l, s := quotaPass(b, true); total(s) < total(short) && keepsMet(short, s) {
 			left = l
 		} else {
-			copy(marks, first)
+			copy(marks, pk.firstTry)
 		}
 	}
 	for k, i := range order {
@@ -78,16 +79,17 @@ func packEbm(b *builder) {
 // quotaPass takes, for each tier present, the Kmin densest blocks that
 // fit, in tier order, each in its densest state that fits or, with
 // cheapest, in its cheapest state. It clears any earlier quota picks
-// first, and returns the budget left and how many quota places it could
-// not fill.
-func quotaPass(b *builder, cheapest bool) (left, short int) {
+// first, and returns the budget left and, per tier, how many quota places
+// it could not fill.
+func quotaPass(b *builder, cheapest bool) (left int, short [len(base.Tiers) + 1]int) {
 	cands, p, pool, order, marks := b.cands, b.p, b.pk.pool, b.pk.order, b.pk.marks
 	for i := range marks {
 		marks[i].taken, marks[i].quota = -1, false
 	}
 	var cheap []int32 // per block, the order position of its cheapest option
 	if cheapest {
-		cheap = make([]int32, len(cands))
+		b.pk.cheap = resize(b.pk.cheap, len(cands))
+		cheap = b.pk.cheap
 		for k, i := range order {
 			o, c := &pool[i], &cheap[pool[i].block()]
 			if marks[o.block()].first == int32(k) || o.tokens < pool[order[*c]].tokens {
@@ -116,9 +118,28 @@ func quotaPass(b *builder, cheapest bool) (left, short int) {
 			left -= int(o.tokens)
 			want--
 		}
-		short += want
+		short[t] = want
 	}
 	return left, short
+}
+
+func total(short [len(base.Tiers) + 1]int) int {
+	n := 0
+	for _, s := range short {
+		n += s
+	}
+	return n
+}
+
+// keepsMet reports whether every tier that before met its quota still
+// meets it in after.
+func keepsMet(before, after [len(base.Tiers) + 1]int) bool {
+	for t := range before {
+		if before[t] == 0 && after[t] > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // otherFate says what happened to the state of a chosen block that was

@@ -29,13 +29,17 @@ func Pack(cands []Candidate, p Params) (*Result, error) {
 // when packing many times in a loop. The zero value is ready to use. A
 // Packer is not safe for concurrent use; Results never share its memory.
 type Packer struct {
-	pool    []option
-	keys    []uint64
-	order   []int32
-	marks   []blockMark
-	picks   []pick
-	choices []byte
-	values  []dpValue
+	pool  []option
+	keys  []uint64
+	order []int32
+	marks []blockMark
+	// The quota retry's scratch (quotaPass): the first try's marks and
+	// each block's cheapest option.
+	firstTry []blockMark
+	cheap    []int32
+	picks    []pick
+	choices  []byte
+	values   []dpValue
 }
 
 // Pack packs cands under p; see the package function Pack.
