@@ -41,7 +41,7 @@
 //
 // The Result lists every item with its provenance, every dropped candidate
 // with its reason, the context (cited text ready for a prompt, whose whole
-// lines the budget pays for: see contextLine) and a source list outside
+// lines the budget pays for: see lineHead) and a source list outside
 // the budget. EXPLAIN ANALYZE adds rows in/out and time per operator,
 // whether expansion fired and on which anchors, and the packer's decisions.
 package planner

@@ -49,7 +49,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	n := x.p.Pack
 	params := n.Params
 	params.Count = func(i int, cut string) int { // Uniform's cut texts, costed as lines
-		return x.lineTokens(cands[i], len(cands), "A", cut, x.env.Count(cut))
+		return x.lineTokens(cands[i], len(cands), "A", cut, -1)
 	}
 	if n.NowText == "" {
 		params.Now = base.DayOf(time.Now())
@@ -65,7 +65,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	var pathTexts []string
 	for i, c := range cands {
 		pc[i] = pack.Candidate{ID: c.id(), Tier: c.tier(), Day: c.day(), Rank: i,
-			A: pack.State{Text: c.text(), Tokens: x.lineTokens(c, len(cands), "A", c.text(), x.textTokens(c))}}
+			A: pack.State{Text: c.text(), Tokens: x.lineTokens(c, len(cands), "A", c.text(), textTokens(c))}}
 		if c.path != nil {
 			pathTexts = append(pathTexts, c.path.Text)
 			continue
@@ -128,19 +128,23 @@ func (x *execution) pathSims(ctx context.Context, pc []pack.Candidate, cands []*
 }
 
 // lineTokens is what a state of c costs in the context: its whole line
-// (lineHead, the text of n tokens, a newline), numbered as the last of
-// all candidates. Citation numbers are given after packing; none has more
-// digits than that, and a number with fewer digits never costs more.
+// (lineHead, the text, a newline), numbered as the last of all
+// candidates. Citation numbers are given after packing; none has more
+// digits than that, and a number with fewer digits never costs more. n is
+// the text's own count when known (stored at ingest), else -1.
 func (x *execution) lineTokens(c *candidate, all int, state, txt string, n int) int {
 	head := lineHead(all, c.tier().String(), c.path != nil, c.day(), state)
+	if n < 0 {
+		return x.env.Count(head + txt + "\n")
+	}
 	return text.CountAround(x.env.Count, head, txt, "\n", n)
 }
 
-// textTokens is what c's full text alone costs: stored at ingest for a
-// chunk, counted here for a graph path.
-func (x *execution) textTokens(c *candidate) int {
+// textTokens is what c's full text alone costs, stored at ingest for a
+// chunk; -1 (not known) for a graph path.
+func textTokens(c *candidate) int {
 	if c.path != nil {
-		return x.env.Count(c.path.Text)
+		return -1
 	}
 	return c.chunk.TokensA
 }

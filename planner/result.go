@@ -20,7 +20,7 @@ type Result struct {
 	// TokensUsed is what Context costs: the sum of the items' Tokens.
 	TokensUsed int `json:"tokens_used"`
 	// Context is the cited evidence, one line an item, ready for a prompt:
-	// "[1] T2 2023-09-12 compressed: text" (see contextLine). With PACK it
+	// "[1] T2 2023-09-12 compressed: text" (see lineHead). With PACK it
 	// costs at most Budget tokens, citation numbers and tags included.
 	// Sources says where each citation comes from ("[1] doc#0, title,
 	// type, source, patient, time"); it is outside the budget.
@@ -53,7 +53,7 @@ type Item struct {
 	Text       string     `json:"text"`
 	Provenance Provenance `json:"provenance"`
 
-	// day is the date its context line shows (contextLine): its vector
+	// day is the date its context line shows (lineHead): its vector
 	// slot's, so that the line costs the same before and after packing.
 	day base.Day
 }
