@@ -3,6 +3,7 @@ package base
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -36,6 +37,7 @@ var dateLayouts = []dateLayout{
 	{"2006年1月2日", 0, 0},
 	{"2006年1月2日 15:04:05", 0, 0},
 	{"2006年1月2日 15:04", 0, 0},
+	{"20060102", 0, 0},
 	{"2006-1", 0, 1},
 	{"2006/1", 0, 1},
 	{"2006.1", 0, 1},
@@ -44,15 +46,17 @@ var dateLayouts = []dateLayout{
 }
 
 // dateLayoutsHelp lists dateLayouts for error messages.
-const dateLayoutsHelp = "want 2024-03-05, 2024/3/5, 2024.3.5 or 2024年3月5日, each optionally with hh:mm[:ss]; " +
+const dateLayoutsHelp = "want 2024-03-05, 2024/3/5, 2024.3.5, 2024年3月5日 or 20240305, each optionally with a time of day; " +
 	"RFC 3339; a month (2024-03, 2024/3, 2024.3, 2024年3月); or a year (2024)"
 
 // ParseDay reads a date in one of the accepted layouts: YYYY-MM-DD, also
-// with / or . between the parts and with one-digit months and days, or
-// written 2024年3月5日, each optionally followed by " hh:mm[:ss]"; RFC
-// 3339; a month written in the same ways (2024-03, 2024年3月); a year.
-// Chinese records write dates all these ways. A month or a year gives its
-// first day. "" gives NoDay.
+// with / or . between the parts and with one-digit months and days,
+// written 2024年3月5日, or YYYYMMDD, each optionally followed by a time of
+// day (10:30, 10:30:00.123 +0800, T10:30, 10时, 8点30分); RFC 3339; a
+// month written in the same ways (2024-03, 2024年3月); a year. Chinese
+// records and EMR exports write dates all these ways. The day is the one
+// written, whatever the zone. A month or a year gives its first day. ""
+// gives NoDay.
 func ParseDay(s string) (Day, error) {
 	first, _, err := ParsePeriod(s)
 	return first, err
@@ -68,14 +72,30 @@ func ParsePeriod(s string) (first, last Day, err error) {
 	}
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l.layout, s); err == nil {
+			// The day as written: "2024-03-05T01:00:00+08:00" is 5 March
+			// where it was recorded, though 4 March in UTC.
+			t = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 			if l.years == 0 && l.months == 0 {
 				return DayOf(t), DayOf(t), nil
 			}
 			return DayOf(t), DayOf(t.AddDate(l.years, l.months, -1)), nil
 		}
 	}
+	// A date followed by a time of day the layouts do not spell
+	// ("2024-03-05T10:30", "2024-03-05 10:30:00 +0800", "2024年3月5日10时"):
+	// the day is the date's.
+	if m := dateThenClock.FindStringSubmatch(s); m != nil {
+		if first, last, err := ParsePeriod(m[1]); err == nil && first == last {
+			return first, last, nil
+		}
+	}
 	return NoDay, NoDay, fmt.Errorf("cannot read date %q (%s)", s, dateLayoutsHelp)
 }
+
+// dateThenClock is a date (group 1) and then a time of day: hours with
+// optional minutes, seconds, fraction and zone, or Chinese 时/点 and 分.
+var dateThenClock = regexp.MustCompile(`^(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{8})[T ]?` +
+	`\d{1,2}(?::\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*(?:Z|[+-]\d{2}:?\d{2}))?|[时点](?:\d{1,2}分)?)$`)
 
 // DayOf returns the Day containing t (in UTC).
 func DayOf(t time.Time) Day {

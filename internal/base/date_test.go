@@ -11,7 +11,8 @@ func TestParseDay(t *testing.T) {
 		"2024-3-5", "2024-03-05T10:30:00Z", "2024-03-05T10:30:00", "2024-03-05 10:30",
 		"2024/03/05", "2024/3/5 08:00", "2024.03.05", "2024.03.05 10:30", "2024年3月5日", "2024年03月05日 10:30",
 		"2024年3月5日 10:30:15",
-		" 2024-03-05 ",
+		" 2024-03-05 ", "20240305", "2024-03-05T10:30", "2024-03-05 10:30:00 +0800", "2024-03-05 10:30:00.123",
+		"2024年3月5日10时", "2024年3月5日 8点30分", "20240305 10:30", "2024-03-05T01:00:00+08:00", "2024-03-05T23:00:00-05:00",
 	} {
 		if got, err := ParseDay(s); err != nil || got != want {
 			t.Errorf("ParseDay(%q) = %v, %v; want %v", s, got, err, want)
@@ -25,7 +26,8 @@ func TestParseDay(t *testing.T) {
 	if d, err := ParseDay(""); err != nil || d != NoDay {
 		t.Errorf(`ParseDay("") = %v, %v; want NoDay`, d, err)
 	}
-	for _, s := range []string{"yesterday", "2024-13-01", "2024-02-30", "05/03/2024", "2024年13月1日"} {
+	for _, s := range []string{"yesterday", "2024-13-01", "2024-02-30", "05/03/2024", "2024年13月1日",
+		"2024-03T10:30", "20241305", "2024-03-05 noon", "2024-03-05 10:30 later"} {
 		if _, err := ParseDay(s); err == nil {
 			t.Errorf("ParseDay(%q) accepted", s)
 		}
@@ -46,4 +48,24 @@ func TestParsePeriod(t *testing.T) {
 			t.Errorf("ParsePeriod(%q) = %v, %v, %v; want %v", s, first, last, err, want)
 		}
 	}
+}
+
+// FuzzParseDay checks that whatever ParseDay accepts, it reads as a day
+// that prints back as a date it accepts again as the same day.
+func FuzzParseDay(f *testing.F) {
+	for _, s := range []string{"2024-03-05", "2024年3月5日10时", "20240305 10:30", "2024-03-05T01:00:00+08:00", "2024", "2024/3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		first, last, err := ParsePeriod(s)
+		if err != nil || first == NoDay && last == NoDay { // refused, or "" (no time)
+			return
+		}
+		if first == NoDay || last < first {
+			t.Fatalf("ParsePeriod(%q) = %v, %v", s, first, last)
+		}
+		if again, err := ParseDay(first.String()); err != nil || again != first {
+			t.Fatalf("ParseDay(%q) = %v, %v; the day %v printed as %q reads back as %v, %v", s, first, err, first, first.String(), again, err)
+		}
+	})
 }

@@ -32,7 +32,7 @@ func TestReadJSONLReportsEachBadLine(t *testing.T) {
 		`docs.jsonl:5: missing "id"`,
 		`docs.jsonl:6: missing "text"`,
 		`docs.jsonl:7: unknown tier "T9" (want T1, T2, T3 or T4, or 1 to 4)`,
-		`docs.jsonl:8: "time": cannot read date "yesterday" (want 2024-03-05, 2024/3/5, 2024.3.5 or 2024年3月5日, each optionally with hh:mm[:ss]; RFC 3339; a month (2024-03, 2024/3, 2024.3, 2024年3月); or a year (2024))`,
+		`docs.jsonl:8: "time": cannot read date "yesterday" (want 2024-03-05, 2024/3/5, 2024.3.5, 2024年3月5日 or 20240305, each optionally with a time of day; RFC 3339; a month (2024-03, 2024/3, 2024.3, 2024年3月); or a year (2024))`,
 		"docs.jsonl:9: invalid UTF-8",
 		"docs.jsonl:10: malformed JSON: more than one value on the line",
 		`docs.jsonl:11: meta "k": want a string, number or boolean`,
