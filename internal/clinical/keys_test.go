@@ -251,3 +251,17 @@ func TestSameShape(t *testing.T) {
 		}
 	}
 }
+
+// TestStateB checks that a compression dropping less than minSaving of
+// the text is no state B, and that one dropping more is Compress's.
+func TestStateB(t *testing.T) {
+	allKeys := "心电图：心房颤动，心室率126次/分，未见ST-T动态改变。"
+	if b, _, n := StateB(allKeys); b != "" || n != 2 {
+		t.Errorf("StateB(%q) = %q with %d keys; want no state B, 2 keys", allKeys, b, n)
+	}
+	wordy := "The renal panel drawn this morning shows a creatinine of 2.8 mg/dL, and the potassium was measured at 5.9 mmol/L."
+	b, kept, n := StateB(wordy)
+	if cb, _, _ := Compress(wordy); b != cb || kept != 2 || n != 2 {
+		t.Errorf("StateB(%q) = %q %d/%d; want Compress's %q, 2/2", wordy, b, kept, n, cb)
+	}
+}
