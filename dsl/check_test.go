@@ -52,7 +52,7 @@ func TestDefaults(t *testing.T) {
 		}
 	}
 	if q.Vector != nil || q.BM25.K != 50 || q.Fuse.M != 5 || q.Expand.Hops != 3 || q.Expand.Limit != 20 ||
-		q.Pack.Weights != [4]float64{2.5, 2.5, 1, 1} || q.Pack.Lambda != 0.1 || q.Pack.Floor != 0.5 || q.Limit != 0 {
+		q.Pack.Weights != [4]float64{2.5, 2.5, 1, 1} || q.Pack.Lambda != 0.02 || q.Pack.Floor != 0.5 || q.Limit != 0 {
 		t.Errorf("unexpected query %+v", q)
 	}
 }

@@ -12,7 +12,7 @@ const (
 	defaultExpandLimit = 20
 	defaultMinEntities = 1
 	defaultKmin        = 1
-	defaultLambda      = 0.1 // per year
+	defaultLambda      = 0.02 // per year
 	defaultEpsilon     = 0
 	defaultFloor       = 0.5 // similarity floor; planner tests hold it to pack.DefaultSimFloor
 	defaultLimit       = 10  // without PACK; with PACK there is no cap

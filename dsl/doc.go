@@ -9,7 +9,7 @@
 //	WHERE tier IN (T1, T2) AND time >= "2018" AND meta.科室 = "心内科"
 //	FUSE rrf(k=60)
 //	EXPAND metapath "Disease -has_symptom-> Symptom" HOPS 2 LIMIT 20 WHEN entities >= 1
-//	PACK budget 512 kmin 1 weights (2.5, 2.5, 1, 1) lambda 0.1 epsilon 0 floor 0.5 strategy ebm now "2026-01-01"
+//	PACK budget 512 kmin 1 weights (2.5, 2.5, 1, 1) lambda 0.02 epsilon 0 floor 0.5 strategy ebm now "2026-01-01"
 //	LIMIT 10
 //
 // Only RETRIEVE is required; the card's short form

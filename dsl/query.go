@@ -116,7 +116,7 @@ const (
 	ParamMinEntities Param = "expand.when"   // 1
 	ParamKmin        Param = "pack.kmin"     // 1
 	ParamWeights     Param = "pack.weights"  // (2.5, 2.5, 1, 1)
-	ParamLambda      Param = "pack.lambda"   // 0.1 per year
+	ParamLambda      Param = "pack.lambda"   // 0.02 per year
 	ParamEpsilon     Param = "pack.epsilon"  // 0
 	ParamFloor       Param = "pack.floor"    // 0.5
 	ParamStrategy    Param = "pack.strategy" // ebm

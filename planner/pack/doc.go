@@ -85,14 +85,18 @@
 //   - Kmin 0 is a real value (the paper's ablation), so Params has no
 //     "zero means default" for it: start from DefaultParams. All-zero
 //     Weights do mean DefaultWeights, since they would zero every utility.
-//   - DefaultLambda is 0.1 per year, not the paper's 5.0: the paper tuned
+//   - DefaultLambda is 0.02 per year, not the paper's 5.0: the paper tuned
 //     lambda on undated MedQA vignettes, and 5 per year would erase a
 //     ten-year-old penicillin allergy, the very case the paper opens with.
+//     Decay is a tie-breaker between near equals, not a reason to drop
+//     evidence: at 0.1 per year a three-year-old ultrasound fell behind
+//     other patients' fragments on the dated Chinese benchmark records
+//     (README, "lambda").
 //   - A permanent block (Candidate.Permanent: a documented allergy or a
 //     genetic result, clinical.Reason.Permanent) does not decay at all;
-//     the paper decays every block. At 0.1 per year a 2012 anaphylaxis
-//     keeps only a quarter of its utility in 2026, and loses its tier's
-//     quota slot to fresh noise.
+//     the paper decays every block. Even at 0.1 per year a 2012
+//     anaphylaxis would keep only a quarter of its utility in 2026, and
+//     lose its tier's quota slot to fresh noise.
 //   - The reason given for a chosen block's other state follows density
 //     order: a denser state that came first and did not fit is "budget";
 //     one that came after the chosen state is "mutual-exclusion".

@@ -12,7 +12,7 @@ import (
 const (
 	DefaultBudget  = 512
 	DefaultKmin    = 1
-	DefaultLambda  = 0.1 // per year: a ten-year-old record keeps e^-1 of its utility
+	DefaultLambda  = 0.02 // per year: a ten-year-old record keeps e^-0.2, 82 %, of its utility
 	DefaultEpsilon = 0.0
 	// DefaultSimFloor is the share of a perfect match's utility that a
 	// state of FloorTokens tokens keeps when it shares nothing with the

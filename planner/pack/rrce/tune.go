@@ -46,7 +46,8 @@ type TuneResult struct {
 // highest RRCE; ties go to the higher retention of all signal segments
 // (not to utility, which grows with the weights themselves and so would
 // always favour the largest), then to the earlier grid point; each stage
-// starts from the best of the one before.
+// starts from the best of the one before, which stays best unless a row
+// of the stage beats it (base's lambda need not be on the paper's grid).
 func (s *Suite) Tune(window int, base pack.Params) (*TuneResult, error) {
 	tr := &TuneResult{Window: window}
 	base.Budget, base.Strategy = window, pack.Ebm
@@ -72,8 +73,7 @@ func (s *Suite) Tune(window int, base pack.Params) (*TuneResult, error) {
 			}
 		}
 	}
-	weights := best
-	best.RRCE = -1
+	weights := best // and the incumbent: a later row must beat it
 	for _, l := range LambdaGrid {
 		for _, e := range EpsilonGrid {
 			row := weights
