@@ -240,7 +240,7 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 			}
 			c.NTotal = len(c.Keys)
 			if c.Tier == base.T1 || c.Tier == base.T2 {
-				if b, ne, nt := clinical.StateB(piece); b != "" {
+				if b, ne, nt := clinical.StateB(piece, db.tok.Count); b != "" {
 					c.TextB, c.NEntity, c.NTotal = b, ne, nt
 					c.TokensB = db.tok.Count(b)
 				}

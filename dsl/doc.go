@@ -36,7 +36,7 @@
 // absent; HOPS 1..6 (2), EXPAND LIMIT 1..1000000 (20), WHEN entities >=
 // 0..1000 (1); PACK budget 1..1000000 (required), kmin 0..100 (1), weights
 // four numbers above 0 that never increase from T1 to T4 ((2.5, 2.5, 1,
-// 1)), lambda >= 0 per year (0.1), epsilon 0..1 (0), floor 0..1 (0.5; the
+// 1)), lambda >= 0 per year (0.02), epsilon 0..1 (0), floor 0..1 (0.5; the
 // similarity floor, Sim = (1 - floor) * cosine + floor * tokens / 20),
 // strategy ebm,
 // exact, fifo, semantic or uniform (ebm), now a date ("" = time of

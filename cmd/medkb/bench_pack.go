@@ -144,9 +144,11 @@ func tuneCmd(e *env) *cobra.Command {
 {1, 1.2, 1.5} with alpha >= beta >= gamma >= 1 (35 combinations), then lambda
 in {0, 0.1, 0.5, 1, 2, 5} and epsilon in {0, 0.02, 0.05, 0.1, 0.2}, then
 medkb's similarity floor in {0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9}; each stage
-starts from the best of the one before. Prints the best by RRCE at the window
-(ties by the retention of all signal segments) and the whole table. Tune on
---validation and measure with bench pack on the sample itself.`,
+starts from the best of the one before, which stays best unless a row beats
+it (the default lambda, 0.02, is not on the paper's grid). Prints the best by
+RRCE at the window (ties by the retention of all signal segments) and the
+whole table. Tune on --validation and measure with bench pack on the sample
+itself.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if window < 1 {

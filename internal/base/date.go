@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -81,21 +82,41 @@ func ParsePeriod(s string) (first, last Day, err error) {
 			return DayOf(t), DayOf(t.AddDate(l.years, l.months, -1)), nil
 		}
 	}
-	// A date followed by a time of day the layouts do not spell
-	// ("2024-03-05T10:30", "2024-03-05 10:30:00 +0800", "2024年3月5日10时"):
-	// the day is the date's.
-	if m := dateThenClock.FindStringSubmatch(s); m != nil {
-		if first, last, err := ParsePeriod(m[1]); err == nil && first == last {
-			return first, last, nil
-		}
+	if d, ok := dayBeforeClock(s); ok {
+		return d, d, nil
 	}
 	return NoDay, NoDay, fmt.Errorf("cannot read date %q (%s)", s, dateLayoutsHelp)
 }
 
-// dateThenClock is a date (group 1) and then a time of day: hours with
-// optional minutes, seconds, fraction and zone, or Chinese 时/点 and 分.
-var dateThenClock = regexp.MustCompile(`^(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{8})[T ]?` +
-	`\d{1,2}(?::\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*(?:Z|[+-]\d{2}:?\d{2}))?|[时点](?:\d{1,2}分)?)$`)
+// dateThenClock is a date and then a time of day the layouts do not
+// spell ("2024-03-05T10:30", "2024-03-05 10:30:00 +0800", "2024年3月5日10时").
+// Groups: 1 a date with - / or . or 8 digits, which T or a space must
+// follow; 2 a date written with 年月日, which may run into the time; 3 the
+// hour; 4 minutes, 5 seconds and 6 a zone after colons; 7 minutes after
+// 时 or 点.
+var dateThenClock = regexp.MustCompile(`^(?:(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{8})[T ]|(\d{4}年\d{1,2}月\d{1,2}日) ?)` +
+	`(\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:\s*(Z|[+-]\d{2}:?\d{2}))?|[时点](?:(\d{1,2})分)?)$`)
+
+// dayBeforeClock reads s as a date followed by a valid time of day
+// (dateThenClock): the day is the date's, whatever the zone.
+func dayBeforeClock(s string) (Day, bool) {
+	m := dateThenClock.FindStringSubmatch(s)
+	if m == nil {
+		return NoDay, false
+	}
+	num := func(g string) int { n, _ := strconv.Atoi(g); return n }
+	if num(m[3]) > 23 || num(m[4]) > 59 || num(m[5]) > 59 || num(m[7]) > 59 {
+		return NoDay, false
+	}
+	if z := strings.TrimLeft(m[6], "+-Z"); z != "" {
+		z = strings.ReplaceAll(z, ":", "")
+		if num(z[:2]) > 14 || num(z[2:]) > 59 {
+			return NoDay, false
+		}
+	}
+	first, last, err := ParsePeriod(m[1] + m[2])
+	return first, err == nil && first == last
+}
 
 // DayOf returns the Day containing t (in UTC).
 func DayOf(t time.Time) Day {

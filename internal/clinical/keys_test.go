@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/text"
 )
 
 func TestKeys(t *testing.T) {
@@ -252,15 +254,20 @@ func TestSameShape(t *testing.T) {
 	}
 }
 
-// TestStateB checks that a compression dropping less than minSaving of
-// the text is no state B, and that one dropping more is Compress's.
+// TestStateB checks that a compression saving too few tokens is no state
+// B, in Chinese and in English, and that one saving more is Compress's.
 func TestStateB(t *testing.T) {
-	allKeys := "心电图：心房颤动，心室率126次/分，未见ST-T动态改变。"
-	if b, _, n := StateB(allKeys); b != "" || n != 2 {
-		t.Errorf("StateB(%q) = %q with %d keys; want no state B, 2 keys", allKeys, b, n)
+	tok, err := text.NewTokenizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"心电图：心房颤动，心室率126次/分，未见ST-T动态改变。", "血钾 5.9mmol/L。", "Potassium 5.9 mmol/L."} {
+		if b, _, n := StateB(s, tok.Count); b != "" || n == 0 {
+			t.Errorf("StateB(%q) = %q with %d keys; want no state B and the keys counted", s, b, n)
+		}
 	}
 	wordy := "The renal panel drawn this morning shows a creatinine of 2.8 mg/dL, and the potassium was measured at 5.9 mmol/L."
-	b, kept, n := StateB(wordy)
+	b, kept, n := StateB(wordy, tok.Count)
 	if cb, _, _ := Compress(wordy); b != cb || kept != 2 || n != 2 {
 		t.Errorf("StateB(%q) = %q %d/%d; want Compress's %q, 2/2", wordy, b, kept, n, cb)
 	}

@@ -89,7 +89,7 @@
 //     lambda on undated MedQA vignettes, and 5 per year would erase a
 //     ten-year-old penicillin allergy, the very case the paper opens with.
 //     Decay is a tie-breaker between near equals, not a reason to drop
-//     evidence: at 0.1 per year a three-year-old ultrasound fell behind
+//     evidence: at 0.1 per year a two-year-old ultrasound fell behind
 //     other patients' fragments on the dated Chinese benchmark records
 //     (README, "lambda").
 //   - A permanent block (Candidate.Permanent: a documented allergy or a

@@ -30,7 +30,8 @@
 // The report also gives Ebm's utility relative to Exact's, averaged over
 // (case, window) pairs, and the k_min ablation (Ebm at 512 tokens). Tune
 // runs the paper's grids, 35 ordered weight triples, then lambda x
-// epsilon, then medkb's similarity floor (pack.Params.SimFloor).
+// epsilon, then medkb's similarity floor (pack.Params.SimFloor); each
+// stage's best stays best unless a later row beats it.
 //
 // # Decisions
 //
