@@ -24,7 +24,11 @@ func render(w io.Writer, r *medkb.Result) {
 	if r.Budget > 0 {
 		summary = fmt.Sprintf("%d item(s), %d/%d tokens, %s", len(r.Items), r.TokensUsed, r.Budget, r.QuotaSummary())
 	}
-	fmt.Fprintf(w, "%s; tiers %s\n", summary, strings.Join(r.Tiers, " "))
+	tiers := strings.Join(r.Tiers, " ")
+	if tiers == "" {
+		tiers = "none"
+	}
+	fmt.Fprintf(w, "%s; tiers %s\n", summary, tiers)
 	e := r.Expansion
 	if e.Fired {
 		fmt.Fprintf(w, "expansion: fired on %s, %d path(s)\n", strings.Join(e.Anchors, ", "), len(e.Paths))
