@@ -78,6 +78,11 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: %s:%d: %w", ErrCase, name, line, err)
 		}
+		for i := range c.Segments {
+			if c.Segments[i].ID == "" {
+				c.Segments[i].ID = fmt.Sprintf("%s/%d", c.ID, i+1)
+			}
+		}
 		for _, field := range fields {
 			if !unknown[field] {
 				unknown[field] = true
@@ -206,6 +211,106 @@ func WithRecordInQuery(cases []Case) []Case {
 	return out
 }
 
+// UnmarshalJSON reads a case, taking an id or a date written as a number
+// (7, 20250318) as its text.
+func (c *Case) UnmarshalJSON(b []byte) error {
+	type plain Case
+	aux := struct {
+		*plain
+		ID  json.RawMessage `json:"id"`
+		Now json.RawMessage `json:"now"`
+	}{plain: (*plain)(c)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	var err error
+	if c.ID, err = scalarText(aux.ID, "id"); err != nil {
+		return err
+	}
+	c.Now, err = scalarText(aux.Now, "now")
+	return err
+}
+
+// UnmarshalJSON reads a segment, forgiving the spellings a case file
+// written elsewhere may use: an id or a time written as a number, a
+// "signal" of "true", "false", 1 or 0, and a single key written as a
+// string rather than a list. A missing id is given by ReadCases.
+func (s *Segment) UnmarshalJSON(b []byte) error {
+	type plain Segment
+	aux := struct {
+		*plain
+		ID     json.RawMessage `json:"id"`
+		Time   json.RawMessage `json:"time"`
+		Signal json.RawMessage `json:"signal"`
+		Keys   json.RawMessage `json:"keys"`
+	}{plain: (*plain)(s)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	var err error
+	if s.ID, err = scalarText(aux.ID, "segment id"); err != nil {
+		return err
+	}
+	if s.Time, err = scalarText(aux.Time, "time"); err != nil {
+		return err
+	}
+	if s.Signal, err = flexBool(aux.Signal); err != nil {
+		return err
+	}
+	s.Keys, err = flexKeys(aux.Keys)
+	return err
+}
+
+// scalarText reads a JSON string, or a number as written; absent or null
+// is "".
+func scalarText(raw json.RawMessage, field string) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return "", nil
+	case raw[0] == '"':
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return s, err
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return "", fmt.Errorf("%s: want a string or a number, got %s", field, raw)
+	}
+	return n.String(), nil
+}
+
+// flexBool reads "signal": true or false, as a JSON boolean, the strings
+// "true" and "false", or 1 and 0; absent or null is false.
+func flexBool(raw json.RawMessage) (bool, error) {
+	switch strings.ToLower(strings.Trim(string(bytes.TrimSpace(raw)), `"`)) {
+	case "", "null", "false", "0":
+		return false, nil
+	case "true", "1":
+		return true, nil
+	}
+	return false, fmt.Errorf("signal: want true or false, got %s", raw)
+}
+
+// flexKeys reads "keys" as a list of strings or one string; absent or null
+// is nil (medkb finds the keys), and [] is an empty list (none).
+func flexKeys(raw json.RawMessage) ([]string, error) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil, nil
+	case raw[0] == '"':
+		var k string
+		err := json.Unmarshal(raw, &k)
+		return []string{k}, err
+	}
+	keys := []string{}
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return nil, fmt.Errorf("keys: want a list of strings, got %s", raw)
+	}
+	return keys, nil
+}
+
 // check reports what makes c invalid; ReadCases wraps it in ErrCase.
 func (c *Case) check() error {
 	switch {
@@ -219,11 +324,8 @@ func (c *Case) check() error {
 	if _, err := base.ParseDay(c.Now); err != nil {
 		return fmt.Errorf("case %q: now: %v", c.ID, err)
 	}
-	for i, s := range c.Segments {
-		switch {
-		case s.ID == "":
-			return fmt.Errorf("case %q: segment %d: missing id", c.ID, i)
-		case strings.TrimSpace(s.Text) == "":
+	for _, s := range c.Segments {
+		if strings.TrimSpace(s.Text) == "" {
 			return fmt.Errorf("case %q: segment %q: empty text", c.ID, s.ID)
 		}
 		if _, err := base.ParseDay(s.Time); err != nil {

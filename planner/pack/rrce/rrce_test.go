@@ -204,6 +204,9 @@ func TestReadCasesErrors(t *testing.T) {
 		`{"id": "a", "query": "q", "now": "2025-13-40", "segments": [{"id": "s", "text": "t"}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}]`,
 		"\n\n" + `{"id": "", "query": "q", "segments": [{"id": "s", "text": "t"}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "signal": "maybe"}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "keys": 5}]}`,
+		`{"id": {"n": 1}, "query": "q", "segments": [{"id": "s", "text": "t"}]}`,
 	}
 	var out strings.Builder
 	for _, in := range inputs {
@@ -214,6 +217,24 @@ func TestReadCasesErrors(t *testing.T) {
 		out.WriteString(in + "\n=> " + err.Error() + "\n\n")
 	}
 	golden.File(t, filepath.Join("testdata", "errors.golden"), out.String())
+}
+
+// TestReadCasesForgiving: spellings a case file written elsewhere may use
+// read as the format's own.
+func TestReadCasesForgiving(t *testing.T) {
+	in := `{"id": 7, "query": "q", "now": 20250318, "segments": [` +
+		`{"text": "Creatinine 2.8 mg/dL.", "tier": 2, "time": 20250317, "signal": "true", "keys": "2.8 mg/dL"},` +
+		`{"id": 12, "text": "Tired.", "signal": 0, "keys": []}]}`
+	cases, warnings, err := ReadCases(strings.NewReader(in), "cases.jsonl")
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("got %v, warnings %q", err, warnings)
+	}
+	c := cases[0]
+	a, b := c.Segments[0], c.Segments[1]
+	if c.ID != "7" || c.Now != "20250318" || a.ID != "7/1" || a.Time != "20250317" || !a.Signal ||
+		!slices.Equal(a.Keys, []string{"2.8 mg/dL"}) || b.ID != "12" || b.Signal || b.Keys == nil || len(b.Keys) != 0 {
+		t.Errorf("read %+v", c)
+	}
 }
 
 // TestReadCasesWarnings: what reads but is likely a mistake is reported
