@@ -79,8 +79,9 @@ func benchPackCmd(e *env) *cobra.Command {
 	var windows, svg string
 	var asJSON bool
 	var floor float64
+	var losses int
 	c := &cobra.Command{
-		Use:   "pack (--cases F.jsonl [--record-in-query] | --medqa F [--validation] [--question-only]) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.5] [--gold-tiers] [--svg FILE] [--json]",
+		Use:   "pack (--cases F.jsonl [--record-in-query] | --medqa F [--validation] [--question-only]) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.5] [--gold-tiers] [--losses W] [--svg FILE] [--json]",
 		Short: "RRCE of EBM-Pack, the exact optimum and the paper's baselines at several windows",
 		Long: `Adds noise to every case at 1:N (40% templated boilerplate in the case's
 language, 30% fragments of other cases, 30% splices of two), shuffles with a
@@ -91,6 +92,9 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !(floor >= 0 && floor <= 1) {
 				return fmt.Errorf("--floor %v must be in [0, 1]", floor)
+			}
+			if losses < 0 {
+				return fmt.Errorf("--losses %d must be a window of at least 1 token, or 0 for none", losses)
 			}
 			cfg := rrce.DefaultConfig()
 			cfg.Params.SimFloor = floor
@@ -105,6 +109,13 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 			rep, err := s.Run(cfg)
 			if err != nil {
 				return err
+			}
+			lossParams := cfg.Params
+			lossParams.Budget, lossParams.Strategy = losses, pack.Ebm
+			if losses > 0 {
+				if rep.Losses, err = s.Losses(lossParams); err != nil {
+					return err
+				}
 			}
 			if svg != "" {
 				f, err := os.Create(svg)
@@ -122,12 +133,16 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 			if asJSON {
 				return e.writeJSON(rep)
 			}
-			return rep.WriteTable(e.stdout)
+			if err := rep.WriteTable(e.stdout); err != nil || losses == 0 {
+				return err
+			}
+			return rrce.WriteLosses(e.stdout, rep.Losses, lossParams)
 		},
 	}
 	cf.register(c)
 	c.Flags().StringVar(&windows, "windows", "256,512,1024,2048", "token windows, comma-separated")
 	c.Flags().StringVar(&svg, "svg", "", "also draw RRCE against window as an SVG file")
+	c.Flags().IntVar(&losses, "losses", 0, "also list the T1/T2 signal segments EBM-Pack loses at this window, and how")
 	c.Flags().Float64Var(&floor, "floor", pack.DefaultSimFloor,
 		fmt.Sprintf("similarity floor in [0, 1]: Sim = (1 - floor) * cosine + floor * tokens / %d", pack.FloorTokens))
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")

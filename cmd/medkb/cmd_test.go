@@ -200,6 +200,9 @@ func TestBenchPackAndTune(t *testing.T) {
 	if code, out, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--record-in-query", "--windows", "512"); code != 0 || !strings.Contains(out, "ebm") {
 		t.Fatalf("bench pack --record-in-query: %d %s %s", code, out, errOut)
 	}
+	if code, out, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--windows", "256", "--losses", "64"); code != 0 || !strings.Contains(out, "T1/T2 signal segments lost by ebm at 64 tokens:") {
+		t.Errorf("--losses: %d %s %s", code, out, errOut)
+	}
 	if code, _, errOut := cli(t, "", "bench", "pack", "--medqa", cases, "--record-in-query"); code != 1 || !strings.Contains(errOut, "--record-in-query needs --cases") {
 		t.Fatalf("bench pack --medqa --record-in-query: %d %s", code, errOut)
 	}

@@ -57,7 +57,7 @@ type signalSeg struct {
 }
 
 // Prepare adds noise to the cases and builds their candidates: tier,
-// state B (clinical.Compress, T1/T2 only), tokens, and the similarity of
+// state B (clinical.StateB, T1/T2 only), tokens, and the similarity of
 // each state to the query.
 func Prepare(ctx context.Context, cases []Case, opt Options) (*Suite, error) {
 	if opt.Embedder == nil {

@@ -50,6 +50,9 @@ type Report struct {
 	Windows    []int    `json:"windows"`
 	Strategies []string `json:"strategies"`
 	KminValues []int    `json:"kmin_values"`
+	// Losses lists the segments one strategy lost at one window, when the
+	// caller asks (Suite.Losses); nil otherwise.
+	Losses []Loss `json:"losses,omitempty"`
 }
 
 // caseResult is one case's counts, reduced in case order so that sums

@@ -1,0 +1,98 @@
+package rrce
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/medkb/medkb/planner/pack"
+)
+
+// Loss is a T1/T2 signal segment that did not survive packing, and how.
+type Loss struct {
+	Case    string `json:"case"`
+	Segment string `json:"segment"`
+	Tier    string `json:"tier"` // the tier packed (medkb's, or gold with GoldTiers)
+	TokensA int    `json:"tokens_a"`
+	TokensB int    `json:"tokens_b,omitempty"` // 0: no state B
+	// State is "" when the segment was not packed, else the state packed
+	// without all its keys; Missing are those keys, folded (foldKey).
+	State   string   `json:"state,omitempty"`
+	Missing []string `json:"missing,omitempty"`
+	Text    string   `json:"text"` // state A
+}
+
+// Losses packs every case with p (its Strategy, at its Budget) and lists
+// the T1/T2 signal segments that do not survive, case by case in order:
+// what a reader of a low RRCE asks first.
+func (s *Suite) Losses(p pack.Params) ([]Loss, error) {
+	var pk pack.Packer
+	var out []Loss
+	for i := range s.cases {
+		c := &s.cases[i]
+		p.Now, p.Count = c.now, s.count
+		res, err := pk.Pack(c.cands, p)
+		if err != nil {
+			return nil, fmt.Errorf("case %q: %w", c.id, err)
+		}
+		state := make([]pack.StateID, len(c.cands))
+		packed := make([]string, len(c.cands))
+		for _, it := range res.Items {
+			state[it.Index], packed[it.Index] = it.State, foldKey(it.Text)
+		}
+		for _, sg := range c.signal {
+			if !sg.t1t2 {
+				continue
+			}
+			cd := &c.cands[sg.cand]
+			l := Loss{Case: c.id, Segment: cd.ID, Tier: cd.Tier.String(), TokensA: cd.A.Tokens, Text: cd.A.Text}
+			if cd.B != nil {
+				l.TokensB = cd.B.Tokens
+			}
+			if state[sg.cand] != 0 {
+				for _, k := range sg.keys {
+					if !strings.Contains(packed[sg.cand], k) {
+						l.Missing = append(l.Missing, k)
+					}
+				}
+				if len(l.Missing) == 0 {
+					continue
+				}
+				l.State = state[sg.cand].String()
+			}
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// excerpt is s cut to at most n runes, with "..." when cut.
+func excerpt(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "..."
+}
+
+// WriteLosses prints losses one a line under a heading naming the
+// strategy and window.
+func WriteLosses(w io.Writer, losses []Loss, p pack.Params) error {
+	if _, err := fmt.Fprintf(w, "\nT1/T2 signal segments lost by %s at %d tokens: %d\n", p.Strategy, p.Budget, len(losses)); err != nil {
+		return err
+	}
+	for _, l := range losses {
+		size := fmt.Sprintf("A %d tokens", l.TokensA)
+		if l.TokensB > 0 {
+			size += fmt.Sprintf(", B %d", l.TokensB)
+		}
+		why := "not packed"
+		if l.State != "" {
+			why = fmt.Sprintf("packed in state %s without %s", l.State, strings.Join(l.Missing, ", "))
+		}
+		if _, err := fmt.Fprintf(w, "  %s  %s  %s (%s): %s\n      %s\n", l.Case, l.Segment, l.Tier, size, why, excerpt(l.Text, 60)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
