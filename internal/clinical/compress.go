@@ -327,14 +327,8 @@ func focus(clause string, spans [][2]int) string {
 			keepBefore(units, keep, first, wordsBeforeFinding, 0)
 			keepSeverity(units, keep, first)
 		}
-		if allergyTerms.any(clause[sp[0]:sp[1]]) && !allergyNegation.MatchString(clause[:sp[1]]) && !strings.EqualFold(clause[sp[0]:sp[1]], "NKDA") {
-			end := min(len(units), i+1+reactionWords)
-			for end > i+1 && isFiller(units[end-1].text) {
-				end-- // "... benzathine penicillin in" reads as cut off
-			}
-			for j := i + 1; j < end; j++ {
-				keep[j] = true // the reaction: "penicillin allergy: urticaria and angioedema"
-			}
+		if hasReaction(clause, sp) {
+			keepReaction(units, keep, i)
 		} else {
 			keepAfter(units, keep, i)
 		}
@@ -342,13 +336,33 @@ func focus(clause string, spans [][2]int) string {
 	return render(clause, units, keep)
 }
 
-// allergyTerms mark an allergy key. Up to reactionWords more of its clause
-// are kept: after the allergen comes the reaction ("Penicillin allergy:
-// severe urticaria and angioedema"), which matters as much. A denied
-// allergy ("no known drug allergies") has no reaction to keep.
+// allergyTerms mark an allergy key (hasReaction).
 var allergyTerms = compileTerms([]string{"allerg*", "anaphyla*"})
 
+// hasReaction reports whether the key clause[sp[0]:sp[1]] is an allergy
+// that a reaction may follow: after the allergen comes the reaction
+// ("Penicillin allergy: severe urticaria and angioedema"), which matters
+// as much. A denied allergy ("no known drug allergies", NKDA) has none.
+func hasReaction(clause string, sp [2]int) bool {
+	key := clause[sp[0]:sp[1]]
+	return allergyTerms.any(key) && !strings.EqualFold(key, "NKDA") && !allergyNegation.MatchString(clause[:sp[1]])
+}
+
+// reactionWords bounds the reaction kept after an allergy key.
 const reactionWords = 16
+
+// keepReaction marks up to reactionWords units after unit last, the key's
+// last, without a filler word at the end ("... benzathine penicillin in"
+// would read as cut off).
+func keepReaction(units []unit, keep []bool, last int) {
+	end := min(len(units), last+1+reactionWords)
+	for end > last+1 && isFiller(units[end-1].text) {
+		end--
+	}
+	for j := last + 1; j < end; j++ {
+		keep[j] = true
+	}
+}
 
 // severityTerms grade a finding; one just before a finding's kept name is
 // kept with it ("Severe allergy: anaphylaxis to penicillin").
