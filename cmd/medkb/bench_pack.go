@@ -110,10 +110,10 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 			if err != nil {
 				return err
 			}
-			lossParams := cfg.Params
-			lossParams.Budget, lossParams.Strategy = losses, pack.Ebm
 			if losses > 0 {
-				if rep.Losses, err = s.Losses(lossParams); err != nil {
+				p := cfg.Params
+				p.Budget, p.Strategy = losses, pack.Ebm
+				if rep.Losses, err = s.Losses(p); err != nil {
 					return err
 				}
 			}
@@ -136,7 +136,7 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 			if err := rep.WriteTable(e.stdout); err != nil || losses == 0 {
 				return err
 			}
-			return rrce.WriteLosses(e.stdout, rep.Losses, lossParams)
+			return rep.Losses.WriteTable(e.stdout)
 		},
 	}
 	cf.register(c)

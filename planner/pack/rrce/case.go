@@ -78,11 +78,7 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: %s:%d: %w", ErrCase, name, line, err)
 		}
-		for i := range c.Segments {
-			if c.Segments[i].ID == "" {
-				c.Segments[i].ID = fmt.Sprintf("%s/%d", c.ID, i+1)
-			}
-		}
+		nameSegments(&c)
 		for _, field := range fields {
 			if !unknown[field] {
 				unknown[field] = true
@@ -211,28 +207,38 @@ func WithRecordInQuery(cases []Case) []Case {
 	return out
 }
 
-// UnmarshalJSON reads a case, taking an id or a date written as a number
-// (7, 20250318) as its text.
+// UnmarshalJSON reads a case, taking an id or a date written as a whole
+// number (7, 20250318) as its text, and naming the segment (by position,
+// from 1) that a decoding error is in.
 func (c *Case) UnmarshalJSON(b []byte) error {
 	type plain Case
 	aux := struct {
 		*plain
-		ID  json.RawMessage `json:"id"`
-		Now json.RawMessage `json:"now"`
+		ID       json.RawMessage   `json:"id"`
+		Now      json.RawMessage   `json:"now"`
+		Segments []json.RawMessage `json:"segments"`
 	}{plain: (*plain)(c)}
 	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
+		return fieldError(err)
 	}
 	var err error
 	if c.ID, err = scalarText(aux.ID, "id"); err != nil {
 		return err
 	}
-	c.Now, err = scalarText(aux.Now, "now")
-	return err
+	if c.Now, err = scalarText(aux.Now, "now"); err != nil {
+		return err
+	}
+	c.Segments = make([]Segment, len(aux.Segments))
+	for i, raw := range aux.Segments {
+		if err := json.Unmarshal(raw, &c.Segments[i]); err != nil {
+			return fmt.Errorf("segment %d: %w", i+1, err)
+		}
+	}
+	return nil
 }
 
 // UnmarshalJSON reads a segment, forgiving the spellings a case file
-// written elsewhere may use: an id or a time written as a number, a
+// written elsewhere may use: an id or a time written as a whole number, a
 // "signal" of "true", "false", 1 or 0, and a single key written as a
 // string rather than a list. A missing id is given by ReadCases.
 func (s *Segment) UnmarshalJSON(b []byte) error {
@@ -245,10 +251,10 @@ func (s *Segment) UnmarshalJSON(b []byte) error {
 		Keys   json.RawMessage `json:"keys"`
 	}{plain: (*plain)(s)}
 	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
+		return fieldError(err)
 	}
 	var err error
-	if s.ID, err = scalarText(aux.ID, "segment id"); err != nil {
+	if s.ID, err = scalarText(aux.ID, "id"); err != nil {
 		return err
 	}
 	if s.Time, err = scalarText(aux.Time, "time"); err != nil {
@@ -261,8 +267,23 @@ func (s *Segment) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// scalarText reads a JSON string, or a number as written; absent or null
-// is "".
+// fieldError words a JSON type mismatch by the field's own name ("text:
+// want string, got number"), not the decoder's path through the types
+// UnmarshalJSON uses.
+func fieldError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	field := te.Field
+	if k := strings.LastIndexByte(field, '.'); k >= 0 {
+		field = field[k+1:]
+	}
+	return fmt.Errorf("%s: want %s, got %s", field, te.Type, te.Value)
+}
+
+// scalarText reads a JSON string, or a whole number as written; absent or
+// null is "".
 func scalarText(raw json.RawMessage, field string) (string, error) {
 	raw = bytes.TrimSpace(raw)
 	switch {
@@ -273,27 +294,27 @@ func scalarText(raw json.RawMessage, field string) (string, error) {
 		err := json.Unmarshal(raw, &s)
 		return s, err
 	}
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return "", fmt.Errorf("%s: want a string or a number, got %s", field, raw)
+	if _, err := strconv.ParseUint(string(raw), 10, 64); err != nil {
+		return "", fmt.Errorf("%s: want a string or a whole number, got %s", field, raw)
 	}
-	return n.String(), nil
+	return string(raw), nil
 }
 
-// flexBool reads "signal": true or false, as a JSON boolean, the strings
-// "true" and "false", or 1 and 0; absent or null is false.
+// flexBool reads "signal": a JSON boolean, the string "true" or "false",
+// 1 or 0; absent or null is false.
 func flexBool(raw json.RawMessage) (bool, error) {
-	switch strings.ToLower(strings.Trim(string(bytes.TrimSpace(raw)), `"`)) {
-	case "", "null", "false", "0":
+	switch string(bytes.TrimSpace(raw)) {
+	case "", "null", "false", `"false"`, "0":
 		return false, nil
-	case "true", "1":
+	case "true", `"true"`, "1":
 		return true, nil
 	}
 	return false, fmt.Errorf("signal: want true or false, got %s", raw)
 }
 
-// flexKeys reads "keys" as a list of strings or one string; absent or null
-// is nil (medkb finds the keys), and [] is an empty list (none).
+// flexKeys reads "keys" as a list of strings or one non-empty string;
+// absent or null is nil (medkb finds the keys), and [] is an empty list
+// (none).
 func flexKeys(raw json.RawMessage) ([]string, error) {
 	raw = bytes.TrimSpace(raw)
 	switch {
@@ -301,14 +322,37 @@ func flexKeys(raw json.RawMessage) ([]string, error) {
 		return nil, nil
 	case raw[0] == '"':
 		var k string
-		err := json.Unmarshal(raw, &k)
-		return []string{k}, err
+		if err := json.Unmarshal(raw, &k); err != nil || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("keys: want a list of strings or one key, got %s", raw)
+		}
+		return []string{k}, nil
 	}
 	keys := []string{}
 	if err := json.Unmarshal(raw, &keys); err != nil {
 		return nil, fmt.Errorf("keys: want a list of strings, got %s", raw)
 	}
 	return keys, nil
+}
+
+// nameSegments gives each segment without an id "case/n", n its position
+// from 1, or the next free number when a segment already has that id.
+func nameSegments(c *Case) {
+	taken := map[string]bool{}
+	for _, s := range c.Segments {
+		taken[s.ID] = true
+	}
+	next := 1
+	for i := range c.Segments {
+		if c.Segments[i].ID != "" {
+			continue
+		}
+		next = max(next, i+1)
+		for taken[fmt.Sprintf("%s/%d", c.ID, next)] {
+			next++
+		}
+		c.Segments[i].ID = fmt.Sprintf("%s/%d", c.ID, next)
+		taken[c.Segments[i].ID] = true
+	}
 }
 
 // check reports what makes c invalid; ReadCases wraps it in ErrCase.
@@ -324,7 +368,12 @@ func (c *Case) check() error {
 	if _, err := base.ParseDay(c.Now); err != nil {
 		return fmt.Errorf("case %q: now: %v", c.ID, err)
 	}
+	seen := map[string]bool{}
 	for _, s := range c.Segments {
+		if seen[s.ID] {
+			return fmt.Errorf("case %q: segment id %q used twice", c.ID, s.ID)
+		}
+		seen[s.ID] = true
 		if strings.TrimSpace(s.Text) == "" {
 			return fmt.Errorf("case %q: segment %q: empty text", c.ID, s.ID)
 		}

@@ -38,14 +38,15 @@ func TestLossesMatchRRCE(t *testing.T) {
 			t.Fatal(err)
 		}
 		kept := math.Round(rep.RRCE["ebm"][strconv.Itoa(w)] * float64(rep.Signals))
-		if int(kept)+len(losses) != rep.Signals {
-			t.Errorf("window %d: %v kept and %d lost of %d T1/T2 signal segments", w, kept, len(losses), rep.Signals)
+		if int(kept)+len(losses.Segments) != rep.Signals || losses.Window != w || losses.Strategy != "ebm" {
+			t.Errorf("window %d: %v kept and %d lost of %d T1/T2 signal segments (%s at %d)",
+				w, kept, len(losses.Segments), rep.Signals, losses.Strategy, losses.Window)
 		}
 		if w != 512 {
 			continue
 		}
 		var out strings.Builder
-		if err := WriteLosses(&out, losses, p); err != nil {
+		if err := losses.WriteTable(&out); err != nil {
 			t.Fatal(err)
 		}
 		golden.File(t, filepath.Join("testdata", "losses_zh_512.golden"), out.String())

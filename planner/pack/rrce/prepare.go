@@ -51,9 +51,10 @@ type prepared struct {
 
 // signalSeg is a signal segment to account for after packing.
 type signalSeg struct {
-	cand int      // index into cands
-	keys []string // must all be in the packed state's text; folded (foldKey)
-	t1t2 bool     // counts for RRCE (gold tier, else classified)
+	cand int       // index into cands
+	keys []string  // must all be in the packed state's text; folded (foldKey)
+	t1t2 bool      // counts for RRCE (gold tier, else classified)
+	tier base.Tier // the tier that decided t1t2
 }
 
 // Prepare adds noise to the cases and builds their candidates: tier,
@@ -123,7 +124,7 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 			if keys == nil {
 				keys = clinical.Keys(seg.Text)
 			}
-			p.signal = append(p.signal, signalSeg{cand: i, keys: foldKeys(keys), t1t2: evalTier == base.T1 || evalTier == base.T2})
+			p.signal = append(p.signal, signalSeg{cand: i, keys: foldKeys(keys), t1t2: evalTier == base.T1 || evalTier == base.T2, tier: evalTier})
 		}
 	}
 	vecs, err := opt.Embedder.Embed(ctx, texts)

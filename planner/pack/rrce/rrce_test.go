@@ -207,6 +207,11 @@ func TestReadCasesErrors(t *testing.T) {
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "signal": "maybe"}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "keys": 5}]}`,
 		`{"id": {"n": 1}, "query": "q", "segments": [{"id": "s", "text": "t"}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}, {"id": "u", "text": 5}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "signal": ""}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "keys": ""}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "time": 2025.5}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}, {"id": "s", "text": "u"}]}`,
 	}
 	var out strings.Builder
 	for _, in := range inputs {
@@ -224,7 +229,7 @@ func TestReadCasesErrors(t *testing.T) {
 func TestReadCasesForgiving(t *testing.T) {
 	in := `{"id": 7, "query": "q", "now": 20250318, "segments": [` +
 		`{"text": "Creatinine 2.8 mg/dL.", "tier": 2, "time": 20250317, "signal": "true", "keys": "2.8 mg/dL"},` +
-		`{"id": 12, "text": "Tired.", "signal": 0, "keys": []}]}`
+		`{"id": 12, "text": "Tired.", "signal": 0, "keys": []}, {"id": "7/3", "text": "Pale."}, {"text": "Thirsty."}]}`
 	cases, warnings, err := ReadCases(strings.NewReader(in), "cases.jsonl")
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("got %v, warnings %q", err, warnings)
@@ -232,7 +237,8 @@ func TestReadCasesForgiving(t *testing.T) {
 	c := cases[0]
 	a, b := c.Segments[0], c.Segments[1]
 	if c.ID != "7" || c.Now != "20250318" || a.ID != "7/1" || a.Time != "20250317" || !a.Signal ||
-		!slices.Equal(a.Keys, []string{"2.8 mg/dL"}) || b.ID != "12" || b.Signal || b.Keys == nil || len(b.Keys) != 0 {
+		!slices.Equal(a.Keys, []string{"2.8 mg/dL"}) || b.ID != "12" || b.Signal || b.Keys == nil || len(b.Keys) != 0 ||
+		c.Segments[3].ID != "7/4" {
 		t.Errorf("read %+v", c)
 	}
 }

@@ -51,8 +51,8 @@ type Report struct {
 	Strategies []string `json:"strategies"`
 	KminValues []int    `json:"kmin_values"`
 	// Losses lists the segments one strategy lost at one window, when the
-	// caller asks (Suite.Losses); nil otherwise.
-	Losses []Loss `json:"losses,omitempty"`
+	// caller asks (Suite.Losses); nil, and left out of JSON, otherwise.
+	Losses *Losses `json:"losses,omitempty"`
 }
 
 // caseResult is one case's counts, reduced in case order so that sums
