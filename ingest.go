@@ -240,9 +240,8 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 			}
 			c.NTotal = len(c.Keys)
 			if c.Tier == base.T1 || c.Tier == base.T2 {
-				if b, ne, nt := clinical.StateB(piece, db.tok.Count); b != "" {
-					c.TextB, c.NEntity, c.NTotal = b, ne, nt
-					c.TokensB = db.tok.Count(b)
+				if b, tb, ne, nt := clinical.StateB(piece, c.TokensA, db.tok.Count); b != "" {
+					c.TextB, c.TokensB, c.NEntity, c.NTotal = b, tb, ne, nt
 				}
 			}
 			w.Chunks = append(w.Chunks, c)

@@ -91,23 +91,23 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 	return b, nEntity, len(keys)
 }
 
-// StateB is the state B a chunk gets: Compress(s), unless that saves
-// fewer than minSavedTokens tokens or a tenth of s's tokens (count counts
-// them, as the packer will), when there is none (b is ""). A state B that
-// reads almost like the original is no use: the packer would weigh two
-// near-copies, and the context would spend a "compressed" tag on a copy.
-// Most Chinese findings are keys from end to end ("血钾 5.9mmol/L。") and
-// get none.
-func StateB(s string, count func(string) int) (b string, nEntity, nTotal int) {
+// StateB is the state B a chunk of tokensA tokens gets, with its token
+// count: Compress(s), unless that saves fewer than minSavedTokens tokens or
+// a tenth of tokensA (count counts them, as the packer will), when there
+// is none (b is ""). A state B that reads almost like the original is no
+// use: the packer would weigh two near-copies, and the context would spend
+// a "compressed" tag on a copy. Most Chinese findings are keys from end to
+// end ("血钾 5.9mmol/L。") and get none.
+func StateB(s string, tokensA int, count func(string) int) (b string, tokensB, nEntity, nTotal int) {
 	b, nEntity, nTotal = Compress(s)
 	if b == "" {
-		return "", 0, nTotal
+		return "", 0, 0, nTotal
 	}
-	whole := count(s)
-	if saved := whole - count(b); saved < minSavedTokens || 10*saved < whole {
-		return "", 0, nTotal
+	tokensB = count(b)
+	if saved := tokensA - tokensB; saved < minSavedTokens || 10*saved < tokensA {
+		return "", 0, 0, nTotal
 	}
-	return b, nEntity, nTotal
+	return b, tokensB, nEntity, nTotal
 }
 
 // minSavedTokens is the least a state B must save: one token pays for the

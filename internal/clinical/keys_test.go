@@ -262,12 +262,12 @@ func TestStateB(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"心电图：心房颤动，心室率126次/分，未见ST-T动态改变。", "血钾 5.9mmol/L。", "Potassium 5.9 mmol/L."} {
-		if b, _, n := StateB(s, tok.Count); b != "" || n == 0 {
+		if b, _, _, n := StateB(s, tok.Count(s), tok.Count); b != "" || n == 0 {
 			t.Errorf("StateB(%q) = %q with %d keys; want no state B and the keys counted", s, b, n)
 		}
 	}
 	wordy := "The renal panel drawn this morning shows a creatinine of 2.8 mg/dL, and the potassium was measured at 5.9 mmol/L."
-	b, kept, n := StateB(wordy, tok.Count)
+	b, _, kept, n := StateB(wordy, tok.Count(wordy), tok.Count)
 	if cb, _, _ := Compress(wordy); b != cb || kept != 2 || n != 2 {
 		t.Errorf("StateB(%q) = %q %d/%d; want Compress's %q, 2/2", wordy, b, kept, n, cb)
 	}

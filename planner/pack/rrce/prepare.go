@@ -111,8 +111,8 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 			A: pack.State{Text: seg.Text, Tokens: opt.Tokenizer.Count(seg.Text)}}
 		texts = append(texts, seg.Text)
 		if tier == base.T1 || tier == base.T2 {
-			if b, kept, total := clinical.StateB(seg.Text, opt.Tokenizer.Count); b != "" {
-				cand.B = &pack.State{Text: b, Tokens: opt.Tokenizer.Count(b)}
+			if b, tokens, kept, total := clinical.StateB(seg.Text, cand.A.Tokens, opt.Tokenizer.Count); b != "" {
+				cand.B = &pack.State{Text: b, Tokens: tokens}
 				cand.NEntity, cand.NTotal = kept, total
 				hasB[i] = true
 				texts = append(texts, b)
