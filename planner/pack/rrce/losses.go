@@ -47,13 +47,9 @@ func (s *Suite) Losses(p pack.Params) (*Losses, error) {
 		if err != nil {
 			return nil, fmt.Errorf("case %q: %w", c.id, err)
 		}
-		state := make([]pack.StateID, len(c.cands))
-		packed := make([]string, len(c.cands))
-		for _, it := range res.Items {
-			state[it.Index], packed[it.Index] = it.State, foldKey(it.Text)
-		}
+		state, packed := packedStates(res, len(c.cands))
 		for _, sg := range c.signal {
-			if !sg.t1t2 {
+			if !sg.t1t2() {
 				continue
 			}
 			cd := &c.cands[sg.cand]

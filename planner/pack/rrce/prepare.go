@@ -53,9 +53,11 @@ type prepared struct {
 type signalSeg struct {
 	cand int       // index into cands
 	keys []string  // must all be in the packed state's text; folded (foldKey)
-	t1t2 bool      // counts for RRCE (gold tier, else classified)
-	tier base.Tier // the tier that decided t1t2
+	tier base.Tier // gold, else classified: decides whether it counts for RRCE
 }
+
+// t1t2 reports whether the segment counts for RRCE.
+func (sg *signalSeg) t1t2() bool { return sg.tier == base.T1 || sg.tier == base.T2 }
 
 // Prepare adds noise to the cases and builds their candidates: tier,
 // state B (clinical.StateB, T1/T2 only), tokens, and the similarity of
@@ -124,7 +126,7 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 			if keys == nil {
 				keys = clinical.Keys(seg.Text)
 			}
-			p.signal = append(p.signal, signalSeg{cand: i, keys: foldKeys(keys), t1t2: evalTier == base.T1 || evalTier == base.T2, tier: evalTier})
+			p.signal = append(p.signal, signalSeg{cand: i, keys: foldKeys(keys), tier: evalTier})
 		}
 	}
 	vecs, err := opt.Embedder.Embed(ctx, texts)

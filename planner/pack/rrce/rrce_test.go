@@ -95,16 +95,16 @@ func TestSurvivors(t *testing.T) {
 	c := &prepared{
 		cands: make([]pack.Candidate, 4),
 		signal: []signalSeg{
-			{cand: 0, keys: foldKeys([]string{"2.8 mg/dL", "5.9 mmol/L"}), t1t2: true}, // as Prepare folds them
-			{cand: 1, keys: []string{"penicillin"}, t1t2: true},
-			{cand: 2, keys: []string{}, t1t2: true},
-			{cand: 3, keys: nil, t1t2: false},
+			{cand: 0, keys: foldKeys([]string{"2.8 mg/dL", "5.9 mmol/L"}), tier: base.T2}, // as Prepare folds them
+			{cand: 1, keys: []string{"penicillin"}, tier: base.T2},
+			{cand: 2, keys: []string{}, tier: base.T2},
+			{cand: 3, keys: nil, tier: base.T3},
 		},
 	}
 	res := &pack.Result{Items: []pack.Item{
-		{Index: 0, Text: "creatinine 2.8 mg/dL"},         // lost a key: does not survive
-		{Index: 2, Text: "no key to keep"},               // no keys: survives when packed
-		{Index: 3, Text: "a T3 segment with penicillin"}, // survives, but is not T1/T2
+		{State: pack.StateA, Index: 0, Text: "creatinine 2.8 mg/dL"},         // lost a key: does not survive
+		{State: pack.StateA, Index: 2, Text: "no key to keep"},               // no keys: survives when packed
+		{State: pack.StateA, Index: 3, Text: "a T3 segment with penicillin"}, // survives, but is not T1/T2
 	}}
 	if t1t2, all := survivors(res, c); t1t2 != 1 || all != 2 {
 		t.Fatalf("survivors = %d T1/T2, %d all; want 1, 2", t1t2, all)
@@ -131,7 +131,7 @@ func TestGoldTiers(t *testing.T) {
 		if want := map[bool]base.Tier{false: base.T4, true: base.T1}[gold]; got != want {
 			t.Errorf("GoldTiers %v: packed tier %s, want %s", gold, got, want)
 		}
-		if !s.cases[0].signal[0].t1t2 {
+		if !s.cases[0].signal[0].t1t2() {
 			t.Errorf("GoldTiers %v: the gold tier must decide what RRCE counts", gold)
 		}
 	}

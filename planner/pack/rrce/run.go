@@ -195,21 +195,27 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 // not count; both sides are folded (foldKey), so "2.8mg/dL" holds the key
 // "2.8 mg/dL".
 func survivors(res *pack.Result, c *prepared) (t1t2, all int) {
-	packed := make([]string, len(c.cands))
-	chosen := make([]bool, len(c.cands))
-	for _, it := range res.Items {
-		packed[it.Index], chosen[it.Index] = foldKey(it.Text), true
-	}
+	state, packed := packedStates(res, len(c.cands))
 	for _, sg := range c.signal {
-		if !chosen[sg.cand] || !containsAll(packed[sg.cand], sg.keys) {
+		if state[sg.cand] == 0 || !containsAll(packed[sg.cand], sg.keys) {
 			continue
 		}
 		all++
-		if sg.t1t2 {
+		if sg.t1t2() {
 			t1t2++
 		}
 	}
 	return t1t2, all
+}
+
+// packedStates gives, per candidate, the state the packing took (0 for
+// none) and that state's text, folded (foldKey).
+func packedStates(res *pack.Result, n int) ([]pack.StateID, []string) {
+	state, packed := make([]pack.StateID, n), make([]string, n)
+	for _, it := range res.Items {
+		state[it.Index], packed[it.Index] = it.State, foldKey(it.Text)
+	}
+	return state, packed
 }
 
 func containsAll(s string, keys []string) bool {
@@ -224,7 +230,7 @@ func containsAll(s string, keys []string) bool {
 func countT1T2(c *prepared) int {
 	n := 0
 	for _, sg := range c.signal {
-		if sg.t1t2 {
+		if sg.t1t2() {
 			n++
 		}
 	}
