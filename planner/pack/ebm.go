@@ -35,14 +35,14 @@ func packEbm(b *builder) {
 	}
 
 	left, short := quotaPass(b, false)
-	if total(short) > 0 {
+	if short.total() > 0 {
 		// The quota blocks' densest states left a quota place empty for
 		// lack of budget. Try again with each quota block in its cheapest
 		// state, and keep that try if it fills more places without
 		// leaving short a tier the first try met; the upgrade pass below
 		// gives a block its full text back when room is left.
 		pk.firstTry = append(pk.firstTry[:0], marks...)
-		if l, s := quotaPass(b, true); total(s) < total(short) && keepsMet(short, s) {
+		if l, s := quotaPass(b, true); s.total() < short.total() && short.keptMetIn(s) {
 			left = l
 		} else {
 			copy(marks, pk.firstTry)
@@ -81,7 +81,7 @@ func packEbm(b *builder) {
 // cheapest, in its cheapest state. It clears any earlier quota picks
 // first, and returns the budget left and, per tier, how many quota places
 // it could not fill.
-func quotaPass(b *builder, cheapest bool) (left int, short [len(base.Tiers) + 1]int) {
+func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 	cands, p, pool, order, marks := b.cands, b.p, b.pk.pool, b.pk.order, b.pk.marks
 	for i := range marks {
 		marks[i].taken, marks[i].quota = -1, false
@@ -123,19 +123,22 @@ func quotaPass(b *builder, cheapest bool) (left int, short [len(base.Tiers) + 1]
 	return left, short
 }
 
-func total(short [len(base.Tiers) + 1]int) int {
+// quotaShort counts, per tier, the quota places a quota pass left empty.
+type quotaShort [len(base.Tiers) + 1]int
+
+func (s quotaShort) total() int {
 	n := 0
-	for _, s := range short {
-		n += s
+	for _, v := range s {
+		n += v
 	}
 	return n
 }
 
-// keepsMet reports whether every tier that before met its quota still
+// keptMetIn reports whether every tier that met its quota in s still
 // meets it in after.
-func keepsMet(before, after [len(base.Tiers) + 1]int) bool {
-	for t := range before {
-		if before[t] == 0 && after[t] > 0 {
+func (s quotaShort) keptMetIn(after quotaShort) bool {
+	for t := range s {
+		if s[t] == 0 && after[t] > 0 {
 			return false
 		}
 	}
