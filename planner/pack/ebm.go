@@ -18,7 +18,9 @@ type blockMark struct {
 }
 
 // packEbm is the paper's greedy: flatten, sort by density, quota pass per
-// tier, then the density walk with mutual-exclusion and budget checks.
+// tier, then the density walk with mutual-exclusion and budget checks;
+// with medkb's additions: the quota retry in cheapest states, the
+// upgrade pass, and the priced quota (repriceQuota).
 func packEbm(b *builder) {
 	cands, p, pk := b.cands, b.p, b.pk
 	pk.pool = appendOptions(resize(pk.pool, 2*len(cands))[:0], cands, p)
@@ -30,8 +32,10 @@ func packEbm(b *builder) {
 	for i := range marks {
 		marks[i] = blockMark{first: -1, taken: -1, tier: cands[i].Tier}
 	}
+	pk.pos = resize(pk.pos, len(order))
 	for k := len(order) - 1; k >= 0; k-- {
 		marks[pool[order[k]].block()].first = int32(k)
+		pk.pos[order[k]] = int32(k)
 	}
 
 	left, short := quotaPass(b, false)
@@ -41,23 +45,18 @@ func packEbm(b *builder) {
 		// state, and keep that try if it fills more places without
 		// leaving short a tier the first try met; the upgrade pass below
 		// gives a block its full text back when room is left.
-		pk.firstTry = append(pk.firstTry[:0], marks...)
+		pk.saved = append(pk.saved[:0], marks...)
 		if l, s := quotaPass(b, true); s.total() < short.total() && short.keptMetIn(s) {
-			left = l
+			left, short = l, s
 		} else {
-			copy(marks, pk.firstTry)
+			copy(marks, pk.saved)
 		}
 	}
-	for k, i := range order {
-		o := &pool[i]
-		m := &marks[o.block()]
-		if m.taken >= 0 || int(o.tokens) > left {
-			continue
-		}
-		m.taken = int32(k)
-		left -= int(o.tokens)
+	left, price := densityWalk(pool, order, marks, left)
+	upgrade(pk, left)
+	if price > 0 && p.Kmin > 0 {
+		repriceQuota(b, short, price)
 	}
-	upgrade(pool, order, marks, left)
 
 	for i := range cands {
 		m := marks[i]
@@ -83,9 +82,7 @@ func packEbm(b *builder) {
 // it could not fill.
 func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 	cands, p, pool, order, marks := b.cands, b.p, b.pk.pool, b.pk.order, b.pk.marks
-	for i := range marks {
-		marks[i].taken, marks[i].quota = -1, false
-	}
+	clearPicks(marks)
 	var cheap []int32 // per block, the order position of its cheapest option
 	if cheapest {
 		b.pk.cheap = resize(b.pk.cheap, len(cands))
@@ -98,9 +95,8 @@ func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 		}
 	}
 	left = p.Budget
-	present := presentPerTier(cands)
 	for _, t := range base.Tiers {
-		want := min(p.Kmin, present[t])
+		want := min(p.Kmin, b.present[t])
 		for k := 0; k < len(order) && want > 0; k++ {
 			at := int32(k)
 			m := &marks[pool[order[k]].block()]
@@ -111,7 +107,7 @@ func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 				at = cheap[pool[order[k]].block()]
 			}
 			o := &pool[order[at]]
-			if m.tier != t || m.taken >= 0 || int(o.tokens) > left || cands[o.block()].Weak {
+			if !quotaEligible(cands, m, o, t, left) {
 				continue
 			}
 			m.taken, m.quota = at, true
@@ -121,6 +117,109 @@ func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 		short[t] = want
 	}
 	return left, short
+}
+
+// densityWalk is the paper's density walk: in density order, it takes
+// every state that fits whose block is not chosen yet. It returns the
+// budget left and the density of the first state it skipped for budget:
+// the break item of the knapsack's LP relaxation, whose density is what
+// a token of budget is worth at the margin (0 when everything fit).
+func densityWalk(pool []option, order []int32, marks []blockMark, left int) (int, float64) {
+	price := 0.0
+	for k, i := range order {
+		o := &pool[i]
+		m := &marks[o.block()]
+		switch {
+		case m.taken >= 0:
+		case int(o.tokens) > left:
+			if price == 0 {
+				price = o.density
+			}
+		default:
+			m.taken = int32(k)
+			left -= int(o.tokens)
+		}
+	}
+	return left, price
+}
+
+// repriceQuota is medkb's second addition to the paper's greedy. The
+// paper's quota pass takes each tier's densest blocks, but a quota block
+// of a low tier is far less dense than the T1/T2 states it displaces, so
+// what it costs is its tokens, not its density: a dense 80-token
+// examination note costs the budget 80 tokens of T1/T2 evidence, where a
+// 12-token one meets the same quota. So once the greedy has run and the
+// density walk has priced a token (densityWalk), the packing is redone
+// with the quota blocks chosen by U - price * C, the Lagrangian of the
+// budget constraint, and kept if its total utility is higher, it leaves
+// no more quota places empty, and it meets every quota the first packing
+// met. short is the first packing's quota shortfall.
+func repriceQuota(b *builder, short quotaShort, price float64) {
+	pool, order, marks, pk := b.pk.pool, b.pk.order, b.pk.marks, b.pk
+	before := takenUtility(pool, order, marks)
+	pk.saved = append(pk.saved[:0], marks...)
+	left, s := pricedQuotaPass(b, price)
+	left, _ = densityWalk(pool, order, marks, left)
+	upgrade(pk, left)
+	if takenUtility(pool, order, marks) <= before || s.total() > short.total() || !short.keptMetIn(s) {
+		copy(marks, pk.saved)
+	}
+}
+
+// pricedQuotaPass is quotaPass with blocks chosen by U - price * C: for
+// each tier present, Kmin times, the state with the highest such value
+// among the tier's unchosen blocks that fit (ties: the denser).
+func pricedQuotaPass(b *builder, price float64) (left int, short quotaShort) {
+	cands, p, pool, order, marks := b.cands, b.p, b.pk.pool, b.pk.order, b.pk.marks
+	clearPicks(marks)
+	left = p.Budget
+	for _, t := range base.Tiers {
+		want := min(p.Kmin, b.present[t])
+		for ; want > 0; want-- {
+			best, bestValue := -1, 0.0
+			for k, i := range order {
+				o := &pool[i]
+				if !quotaEligible(cands, &marks[o.block()], o, t, left) {
+					continue
+				}
+				if v := o.utility - price*float64(o.tokens); best < 0 || v > bestValue {
+					best, bestValue = k, v
+				}
+			}
+			if best < 0 {
+				break
+			}
+			m := &marks[pool[order[best]].block()]
+			m.taken, m.quota = int32(best), true
+			left -= int(pool[order[best]].tokens)
+		}
+		short[t] = want
+	}
+	return left, short
+}
+
+// quotaEligible reports whether option o can fill a quota place of tier
+// t: its block is of that tier, not chosen yet and not weak, and o fits.
+func quotaEligible(cands []Candidate, m *blockMark, o *option, t base.Tier, left int) bool {
+	return m.tier == t && m.taken < 0 && int(o.tokens) <= left && !cands[o.block()].Weak
+}
+
+// clearPicks undoes every pick, so that a quota pass starts afresh.
+func clearPicks(marks []blockMark) {
+	for i := range marks {
+		marks[i].taken, marks[i].quota, marks[i].upgraded = -1, false, false
+	}
+}
+
+// takenUtility is the total utility of the picks.
+func takenUtility(pool []option, order []int32, marks []blockMark) float64 {
+	u := 0.0
+	for _, m := range marks {
+		if m.taken >= 0 {
+			u += pool[order[m.taken]].utility
+		}
+	}
+	return u
 }
 
 // quotaShort counts, per tier, the quota places a quota pass left empty.
@@ -165,6 +264,16 @@ func hasTwoStates(c *Candidate) bool {
 	return c.A.Tokens > 0 && c.B != nil && c.B.Tokens > 0
 }
 
+// upgradeMove is a block's move from state B to A: the density-order
+// position of the A option, the extra tokens and A's utility per extra
+// token.
+type upgradeMove struct {
+	block    int32
+	to       int32
+	extra    int
+	gainRate float64
+}
+
 // upgrade is medkb's addition to the paper's greedy: once the density walk
 // is done, a block packed in its compressed state B moves to its full
 // state A when the extra tokens fit in what is left, in order of A's
@@ -173,18 +282,9 @@ func hasTwoStates(c *Candidate) bool {
 // it empty and whatever B dropped lost. A holds everything B holds, so the
 // move loses nothing, even where B's own vector happens to sit a little
 // closer to the query and the formula rates B higher.
-func upgrade(pool []option, order []int32, marks []blockMark, left int) {
-	type move struct {
-		block    int32
-		to       int32 // density-order position of the A option
-		extra    int
-		gainRate float64
-	}
-	pos := make([]int32, len(pool))
-	for k, i := range order {
-		pos[i] = int32(k)
-	}
-	var moves []move
+func upgrade(pk *Packer, left int) {
+	pool, order, marks := pk.pool, pk.order, pk.marks
+	moves := pk.moves[:0]
 	for i := range pool {
 		a := &pool[i]
 		if a.state() != StateA {
@@ -199,9 +299,10 @@ func upgrade(pool []option, order []int32, marks []blockMark, left int) {
 			continue
 		}
 		extra := int(a.tokens - b.tokens)
-		moves = append(moves, move{block: a.block(), to: pos[i], extra: extra, gainRate: a.utility / float64(extra)})
+		moves = append(moves, upgradeMove{block: a.block(), to: pk.pos[i], extra: extra, gainRate: a.utility / float64(extra)})
 	}
-	slices.SortFunc(moves, func(x, y move) int {
+	pk.moves = moves
+	slices.SortFunc(moves, func(x, y upgradeMove) int {
 		if c := cmp.Compare(y.gainRate, x.gainRate); c != 0 {
 			return c
 		}

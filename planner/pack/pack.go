@@ -33,13 +33,16 @@ type Packer struct {
 	keys  []uint64
 	order []int32
 	marks []blockMark
-	// The quota retry's scratch (quotaPass): the first try's marks and
-	// each block's cheapest option.
-	firstTry []blockMark
-	cheap    []int32
-	picks    []pick
-	choices  []byte
-	values   []dpValue
+	// Ebm's scratch: marks saved while a second try runs (the quota
+	// retry, repriceQuota), and each block's cheapest option (quotaPass).
+	saved []blockMark
+	cheap []int32
+	// Each option's density-order position, and the upgrade pass's moves.
+	pos     []int32
+	moves   []upgradeMove
+	picks   []pick
+	choices []byte
+	values  []dpValue
 }
 
 // Pack packs cands under p; see the package function Pack.

@@ -160,6 +160,9 @@ type builder struct {
 	pk    *Packer
 	picks []pick
 	res   *Result
+	// present counts, per tier, the blocks the quota applies to
+	// (presentPerTier).
+	present [5]int
 }
 
 // pick is a packed option awaiting assembly: Items are built once, in
@@ -172,7 +175,7 @@ type pick struct {
 }
 
 func newBuilder(cands []Candidate, p *Params, pk *Packer) *builder {
-	return &builder{cands: cands, p: p, pk: pk, picks: pk.picks[:0], res: &Result{
+	return &builder{cands: cands, p: p, pk: pk, picks: pk.picks[:0], present: presentPerTier(cands), res: &Result{
 		Strategy: p.Strategy,
 		Budget:   p.Budget,
 		Dropped:  make([]Drop, 0, len(cands)),
@@ -235,7 +238,7 @@ func (b *builder) finish() *Result {
 	if !slices.IsSortedFunc(r.Dropped, byIndex) { // most strategies drop in candidate order
 		slices.SortFunc(r.Dropped, byIndex)
 	}
-	present := presentPerTier(cands)
+	present := b.present
 	r.QuotaMet = true
 	for _, t := range base.Tiers {
 		if present[t] == 0 {
