@@ -106,8 +106,12 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	for _, q := range r.Quota {
 		x.res.Quota = append(x.res.Quota, Quota{Tier: q.Tier.String(), Present: q.Present, Want: q.Want, Got: q.Got, Met: q.Met})
 	}
-	x.report(opPack, len(cands), len(r.Items), start, fmt.Sprintf("packed %d of %d (%d in state B), %d/%d tokens; %s",
-		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, x.res.QuotaSummary()))
+	detail := fmt.Sprintf("packed %d of %d (%d in state B), %d/%d tokens; %s",
+		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, x.res.QuotaSummary())
+	if r.QuotaPrice > 0 {
+		detail += fmt.Sprintf("; quota blocks chosen at %.3g utility a token", r.QuotaPrice)
+	}
+	x.report(opPack, len(cands), len(r.Items), start, detail)
 	return nil
 }
 

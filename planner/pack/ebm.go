@@ -54,8 +54,8 @@ func packEbm(b *builder) {
 	}
 	left, price := densityWalk(pool, order, marks, left)
 	upgrade(pk, left)
-	if price > 0 && p.Kmin > 0 {
-		repriceQuota(b, short, price)
+	if price > 0 && p.Kmin > 0 && repriceQuota(b, short, price) {
+		b.res.QuotaPrice = price
 	}
 
 	for i := range cands {
@@ -153,8 +153,9 @@ func densityWalk(pool []option, order []int32, marks []blockMark, left int) (int
 // with the quota blocks chosen by U - price * C, the Lagrangian of the
 // budget constraint, and kept if its total utility is higher, it leaves
 // no more quota places empty, and it meets every quota the first packing
-// met. short is the first packing's quota shortfall.
-func repriceQuota(b *builder, short quotaShort, price float64) {
+// met. short is the first packing's quota shortfall. It reports whether
+// the priced packing was kept.
+func repriceQuota(b *builder, short quotaShort, price float64) bool {
 	pool, order, marks, pk := b.pk.pool, b.pk.order, b.pk.marks, b.pk
 	before := takenUtility(pool, order, marks)
 	pk.saved = append(pk.saved[:0], marks...)
@@ -163,7 +164,9 @@ func repriceQuota(b *builder, short quotaShort, price float64) {
 	upgrade(pk, left)
 	if takenUtility(pool, order, marks) <= before || s.total() > short.total() || !short.keptMetIn(s) {
 		copy(marks, pk.saved)
+		return false
 	}
+	return true
 }
 
 // pricedQuotaPass is quotaPass with blocks chosen by U - price * C: for

@@ -170,6 +170,9 @@ func dumpResult(w *strings.Builder, cands []Candidate, r *Result) {
 	if !r.QuotaMet {
 		quota = "UNMET"
 	}
+	if r.QuotaPrice > 0 {
+		quota += fmt.Sprintf(" quota-price=%.4g", r.QuotaPrice)
+	}
 	fmt.Fprintf(w, "%s budget=%d used=%d utility=%.4g quota=%s\n", r.Strategy, r.Budget, r.TokensUsed, r.Utility, quota)
 	for _, q := range r.Quota {
 		met := "met"

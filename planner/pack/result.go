@@ -139,6 +139,11 @@ type Result struct {
 	Utility    float64     `json:"utility"`
 	Quota      []TierQuota `json:"quota"` // tiers present, T1..T4
 	QuotaMet   bool        `json:"quota_met"`
+	// QuotaPrice is the utility per token by which Ebm chose its quota
+	// blocks when it kept its priced packing (see the package doc); 0
+	// when the quota blocks are the paper's densest, and for the other
+	// strategies.
+	QuotaPrice float64 `json:"quota_price,omitempty"`
 }
 
 // Text joins the packed items' texts in reading order, one per line.
