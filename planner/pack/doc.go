@@ -39,14 +39,15 @@
 // quota pass picks a tier's densest block whatever its length, but a T3
 // or T4 block is a fraction as dense as the T1/T2 states it displaces:
 // what a quota block really costs is its tokens. The first state the
-// density walk skipped for budget (the break item of the knapsack's LP
-// relaxation) says what a token is worth at the margin, its density
-// lambda; the packing is redone with each quota place filled by the
-// state with the highest U - lambda * C among its tier's blocks that fit
-// (a Lagrangian choice), then the same walk and upgrade, and kept when
-// its utility is higher and it leaves no tier short that the first
-// packing met. On the benchmarks this lifts the greedy from 0.92-0.99 of
-// the exact optimum's utility to 0.987-0.993 (README, "The priced quota").
+// density walk skipped for budget says roughly what a token is worth at
+// the margin (its density lambda, close to the break item of the
+// knapsack's LP relaxation); the packing is redone with each quota place
+// filled by the state with the highest U - lambda * C among its tier's
+// blocks that fit (a Lagrangian choice), then the same walk and upgrade.
+// The new packing is kept when it meets every quota the first one met
+// and fills more quota places, or as many with a higher utility. On the
+// benchmarks this lifts the greedy from 0.92-0.99 of the exact optimum's
+// utility to 0.987-0.993 (README, "The priced quota").
 //
 // Cost: one sort of at most 2n small integers, a few linear walks (the
 // priced quota pass walks the pool once per quota place), no maps. A

@@ -14,7 +14,10 @@ type blockMark struct {
 	first, taken int32
 	tier         base.Tier
 	quota        bool
-	upgraded     bool // moved from state B to A by the upgrade pass
+	// byChoice: the state taken won over a denser one that fit (the
+	// upgrade pass, the priced quota), so the other lost to mutual
+	// exclusion, not to the budget.
+	byChoice bool
 }
 
 // packEbm is the paper's greedy: flatten, sort by density, quota pass per
@@ -121,9 +124,10 @@ func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 
 // densityWalk is the paper's density walk: in density order, it takes
 // every state that fits whose block is not chosen yet. It returns the
-// budget left and the density of the first state it skipped for budget:
-// the break item of the knapsack's LP relaxation, whose density is what
-// a token of budget is worth at the margin (0 when everything fit).
+// budget left and the density of the first state it skipped for budget
+// (0 when none was): roughly what a token of budget is worth at the
+// margin, as the break item's density is in the LP relaxation of a
+// knapsack.
 func densityWalk(pool []option, order []int32, marks []blockMark, left int) (int, float64) {
 	price := 0.0
 	for k, i := range order {
@@ -143,7 +147,7 @@ func densityWalk(pool []option, order []int32, marks []blockMark, left int) (int
 	return left, price
 }
 
-// repriceQuota is medkb's second addition to the paper's greedy. The
+// repriceQuota is medkb's third addition to the paper's greedy. The
 // paper's quota pass takes each tier's densest blocks, but a quota block
 // of a low tier is far less dense than the T1/T2 states it displaces, so
 // what it costs is its tokens, not its density: a dense 80-token
@@ -151,20 +155,39 @@ func densityWalk(pool []option, order []int32, marks []blockMark, left int) (int
 // 12-token one meets the same quota. So once the greedy has run and the
 // density walk has priced a token (densityWalk), the packing is redone
 // with the quota blocks chosen by U - price * C, the Lagrangian of the
-// budget constraint, and kept if its total utility is higher, it leaves
-// no more quota places empty, and it meets every quota the first packing
-// met. short is the first packing's quota shortfall. It reports whether
-// the priced packing was kept.
+// budget constraint. The new packing is kept if it meets every quota the
+// first packing met and either fills more quota places or fills as many
+// with a higher total utility (beyond rounding). short is the first
+// packing's quota shortfall. It reports whether the new packing was kept.
 func repriceQuota(b *builder, short quotaShort, price float64) bool {
 	pool, order, marks, pk := b.pk.pool, b.pk.order, b.pk.marks, b.pk
 	before := takenUtility(pool, order, marks)
 	pk.saved = append(pk.saved[:0], marks...)
 	left, s := pricedQuotaPass(b, price)
+	if sameQuotaPicks(marks, pk.saved) {
+		copy(marks, pk.saved) // the rest would be packed as before
+		return false
+	}
 	left, _ = densityWalk(pool, order, marks, left)
 	upgrade(pk, left)
-	if takenUtility(pool, order, marks) <= before || s.total() > short.total() || !short.keptMetIn(s) {
+	after := takenUtility(pool, order, marks)
+	better := s.total() < short.total() ||
+		(s.total() == short.total() && after > before+1e-9*max(1, before))
+	if !better || !short.keptMetIn(s) {
 		copy(marks, pk.saved)
 		return false
+	}
+	return true
+}
+
+// sameQuotaPicks reports whether the quota passes behind marks and before
+// took the same states of the same blocks.
+func sameQuotaPicks(marks, before []blockMark) bool {
+	for i := range marks {
+		m, o := &marks[i], &before[i]
+		if m.quota != o.quota || (m.quota && m.taken != o.taken) {
+			return false
+		}
 	}
 	return true
 }
@@ -194,6 +217,7 @@ func pricedQuotaPass(b *builder, price float64) (left int, short quotaShort) {
 			}
 			m := &marks[pool[order[best]].block()]
 			m.taken, m.quota = int32(best), true
+			m.byChoice = m.first != m.taken && int(pool[order[m.first]].tokens) <= left
 			left -= int(pool[order[best]].tokens)
 		}
 		short[t] = want
@@ -210,7 +234,7 @@ func quotaEligible(cands []Candidate, m *blockMark, o *option, t base.Tier, left
 // clearPicks undoes every pick, so that a quota pass starts afresh.
 func clearPicks(marks []blockMark) {
 	for i := range marks {
-		marks[i].taken, marks[i].quota, marks[i].upgraded = -1, false, false
+		marks[i].taken, marks[i].quota, marks[i].byChoice = -1, false, false
 	}
 }
 
@@ -226,7 +250,7 @@ func takenUtility(pool []option, order []int32, marks []blockMark) float64 {
 }
 
 // quotaShort counts, per tier, the quota places a quota pass left empty.
-type quotaShort [len(base.Tiers) + 1]int
+type quotaShort tierCounts
 
 func (s quotaShort) total() int {
 	n := 0
@@ -254,7 +278,7 @@ func otherFate(c *Candidate, m blockMark) Reason {
 	if !hasTwoStates(c) {
 		return ReasonNone
 	}
-	if m.upgraded {
+	if m.byChoice {
 		return ReasonMutualExclusion
 	}
 	if m.first < m.taken {
@@ -316,7 +340,7 @@ func upgrade(pk *Packer, left int) {
 			continue
 		}
 		m := &marks[mv.block]
-		m.taken, m.upgraded = mv.to, true
+		m.taken, m.byChoice = mv.to, true
 		left -= mv.extra
 	}
 }

@@ -33,7 +33,7 @@ func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 func bruteForce(cands []Candidate, p Params) (shortfall int, utility float64) {
 	present := presentPerTier(cands)
 	best, bestU := math.MaxInt, 0.0
-	var got [5]int
+	var got tierCounts
 	var walk func(i, used int, u float64)
 	walk = func(i, used int, u float64) {
 		if i == len(cands) {

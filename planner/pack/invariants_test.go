@@ -21,7 +21,7 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 	}
 	seen := make([]int, len(cands))
 	tokens, utility := 0, 0.0
-	var got [5]int
+	var got tierCounts
 	for _, it := range r.Items {
 		seen[it.Index]++
 		c := &cands[it.Index]

@@ -167,7 +167,7 @@ type builder struct {
 	res   *Result
 	// present counts, per tier, the blocks the quota applies to
 	// (presentPerTier).
-	present [5]int
+	present tierCounts
 }
 
 // pick is a packed option awaiting assembly: Items are built once, in
@@ -221,7 +221,7 @@ func (b *builder) finish() *Result {
 		return readingCmp(&cands[i], &cands[j], i, j)
 	})
 	r.Items = make([]Item, len(b.picks))
-	var got [5]int
+	var got tierCounts
 	for k, pk := range b.picks {
 		i := int(pk.o.block())
 		c := &cands[i]
@@ -257,10 +257,13 @@ func (b *builder) finish() *Result {
 	return r
 }
 
+// tierCounts holds a count per tier, indexed by base.Tier (0 unused).
+type tierCounts [len(base.Tiers) + 1]int
+
 // presentPerTier counts, per tier, the blocks the quota applies to: those
 // with a non-empty state and without Weak.
-func presentPerTier(cands []Candidate) [5]int {
-	var n [5]int
+func presentPerTier(cands []Candidate) tierCounts {
+	var n tierCounts
 	for i := range cands {
 		c := &cands[i]
 		if !c.Weak && (c.A.Tokens > 0 || (c.B != nil && c.B.Tokens > 0)) {
