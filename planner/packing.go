@@ -4,12 +4,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/planner/pack"
 )
+
+// packers keeps EBM-Pack's scratch memory (pack.Packer) from one query
+// to the next; the pool lets the garbage collector take idle ones back.
+var packers = sync.Pool{New: func() any { return new(pack.Packer) }}
 
 // pathTier is the evidence tier of graph-path evidence: knowledge about
 // the entities, not an observation of the patient.
@@ -83,7 +88,9 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 			return err
 		}
 	}
-	r, err := pack.Pack(pc, params)
+	pk := packers.Get().(*pack.Packer)
+	r, err := pk.Pack(pc, params)
+	packers.Put(pk)
 	if err != nil {
 		return err
 	}
