@@ -129,26 +129,27 @@ var TextRules = []TextRule{
 		"biops*", "histolog*", "histopatholog*", "patholog*", "cytolog*", "immunohistochem*",
 		"immunostain*", "frozen section", "bone marrow aspirat*", "fine-needle aspirat*",
 		"fine needle aspirat*", "病理", "活检", "活组织", "免疫组化", "细胞学", "骨髓穿刺", "骨髓涂片", "冰冻切片",
+		"上皮内病变", "上皮内瘤变",
 		"patológ*", "patologí*", "histológ*", "citológ*", "anatomopatholog*", "histologique", "cytologie",
 		"生検", "組織診", "細胞診", "免疫染色").
-		ignoring("病理反射 and 病理征 are exam signs", "病理反射", "病理征").
+		ignoring("病理反射 and 病理征 are exam signs; 取活检 and 送病理 take a sample, which reports no result", "病理反射", "病理征", "取活检", "送病理").
 		checking(plannedWhy, notPlanned),
 	rule("genetic test", base.T1, "pathology",
 		"mutation*", "genetic test*", "genetic analysis", "genetic screening", "genotyp*", "karyotyp*",
-		"gene rearrangement", "gene fusion", "sequencing", "基因", "突变", "染色体核型").
+		"gene rearrangement", "gene fusion", "sequencing", "基因", "突变", "染色体").
 		checking(plannedWhy, notPlanned),
 	rule("allergy", base.T1, "allergy",
 		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏", "皮试阳性",
 		"alergia*", "alérgic*", "anafila*", "allergie à", "allergie au", "allergie aux", "allergique*", "Allergie gegen", "allergisch*", "アレルギー", "アナフィラキシー",
 		`re(后):(?:服|用|注射|静滴|输注)[^，。；]{0,12}后[^。；]{0,4}(?:出现|发生|引起)[^。；]{0,8}(?:荨麻疹|皮疹|喉头水肿|过敏性休克|粒细胞缺乏)`).
-		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, 抗过敏 a treatment, a tuberculin (PPD) skin test is no allergy test, 知覚過敏 and 光線過敏 (Japanese) are hyperaesthesia and photosensitivity",
-			"过敏性", "抗过敏", "结核菌素皮试", "PPD皮试", "知覚過敏", "知覚过敏", "知觉过敏", "光線過敏", "光线过敏").
+		ignoring("过敏性 (allergic rhinitis, asthma) names a disease, though 过敏性休克 (anaphylactic shock) is an allergy; 抗过敏 names a treatment, a tuberculin (PPD) skin test is no allergy test, 知覚過敏 and 光線過敏 (Japanese) are hyperaesthesia and photosensitivity",
+			`re(过敏性):过敏性(?:[^休]|$)`, "抗过敏", "结核菌素皮试", "PPD皮试", "知覚過敏", "知覚过敏", "知觉过敏", "光線過敏", "光线过敏").
 		checking("negated in its clause (no known, denies, 否认, 无)", notNegated),
 	rule("imaging", base.T2, "imaging",
 		"CT", "CTA", "CTPA", "CT scan", "computed tomography", "MRI", "MRA", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
 		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
 		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
-		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "骨ECT", "核素",
+		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "骨ECT", "核素", "骨密度",
 		"TAC de", "tomografía*", "resonancia*", "radiografía*", "ecografía*", "ecocardiogra*", "gammagrafía*",
 		"IRM", "scanner thoraci*", "scanner abdomin*", "scanner cérébral", "échograph*", "Échograph*",
 		"échocardiograph*", "Échocardiograph*", "tomodensitom*", "Röntgen*", "MRT des", "MRT der",
@@ -159,7 +160,8 @@ var TextRules = []TextRule{
 		checking(plannedWhy, notPlanned),
 	rule("endoscopy", base.T2, "imaging",
 		"endoscop*", "colonoscop*", "gastroscop*", "bronchoscop*", "cystoscop*", "laryngoscop*",
-		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜", "内視鏡").
+		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜", "喉镜", "鼻咽镜",
+		"阴道镜", "宫腔镜", "内視鏡").
 		checking(plannedWhy, notPlanned),
 	rule("function test", base.T2, "lab",
 		"spirometr*", "pulmonary function", "lung function", "audiometr*", "audiogra*", "EEG",
@@ -184,7 +186,7 @@ var TextRules = []TextRule{
 		"白细胞", "血小板", "血糖", "糖化血红蛋白", "肌钙蛋白", "转氨酶", "胆红素", "白蛋白", "血气",
 		"电解质", "化验", "检验", "实验室", "培养", "抗体", "抗原", "尿蛋白", "血沉", "C反应蛋白",
 		"降钙素原", "凝血", "二聚体", "脑脊液", "eGFR", "隐血", "涂片", "抗酸染色", "呼气试验", "GeneXpert",
-		"甲状腺功能", "甲功",
+		"甲状腺功能", "甲功", "乙肝两对半", "乙肝五项", "HBsAg", "HBeAg", "抗-HBc", "抗-HBs",
 		"analítica", "hemograma", "bioquímica", "gasometría", "creatinina", "hemoglobina", "leucocitos",
 		"plaquetas", "glucemia", "bilan biologique", "hémoglobine", "créatinine", "plaquettes",
 		"Blutbild", "Kreatinin", "Hämoglobin", "Leukozyten", "Thrombozyten",

@@ -47,7 +47,7 @@
 // The new packing is kept when it meets every quota the first one met
 // and fills more quota places, or as many with a higher utility. On the
 // benchmarks this lifts the greedy from 0.92-0.99 of the exact optimum's
-// utility to 0.987-0.993 (README, "The priced quota").
+// utility to 0.986-0.993 (README, "The priced quota").
 //
 // Cost: one sort of at most 2n small integers, a few linear walks (the
 // priced quota pass walks the pool once per quota place), no maps. A
