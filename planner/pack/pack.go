@@ -38,9 +38,11 @@ type Packer struct {
 	saved []blockMark
 	cheap []int32
 	// Each option's density-order position, and the upgrade pass's moves.
-	pos     []int32
-	moves   []upgradeMove
-	picks   []pick
+	pos   []int32
+	moves []upgradeMove
+	// The packed options awaiting assembly (builder).
+	picks []pick
+	// Exact's table.
 	choices []byte
 	values  []dpValue
 }
