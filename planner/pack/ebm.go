@@ -161,7 +161,6 @@ func densityWalk(pool []option, order []int32, marks []blockMark, left int) (int
 // packing's quota shortfall. It reports whether the new packing was kept.
 func repriceQuota(b *builder, short quotaShort, price float64) bool {
 	pool, order, marks, pk := b.pk.pool, b.pk.order, b.pk.marks, b.pk
-	before := takenUtility(pool, order, marks)
 	pk.saved = append(pk.saved[:0], marks...)
 	left, s := pricedQuotaPass(b, price)
 	if sameQuotaPicks(marks, pk.saved) {
@@ -170,7 +169,7 @@ func repriceQuota(b *builder, short quotaShort, price float64) bool {
 	}
 	left, _ = densityWalk(pool, order, marks, left)
 	upgrade(pk, left)
-	after := takenUtility(pool, order, marks)
+	before, after := takenUtility(pool, order, pk.saved), takenUtility(pool, order, marks)
 	better := s.total() < short.total() ||
 		(s.total() == short.total() && after > before+1e-9*max(1, before))
 	if !better || !short.keptMetIn(s) {
