@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/medkb/medkb/graph"
@@ -164,22 +163,15 @@ func chooseEmbedder(given embed.Embedder, m store.Meta) (embed.Embedder, error) 
 		}
 		return given, nil
 	}
-	switch {
-	case m.Embedder == "" || m.Embedder == embed.NewHash(DefaultDim).Name():
-		dim := m.Dim
-		if dim == 0 {
-			dim = DefaultDim
-		}
-		return embed.NewHash(dim), nil
-	case strings.HasPrefix(m.Embedder, "openai:"):
-		return embed.NewOpenAI(embed.OpenAIConfig{
-			BaseURL: os.Getenv("MEDKB_EMBED_URL"),
-			Model:   strings.TrimPrefix(m.Embedder, "openai:"),
-			Dim:     m.Dim,
-		})
+	if m.Embedder == "" {
+		return embed.NewHash(DefaultDim), nil
 	}
-	return nil, fmt.Errorf("%w: the store was built with %q, which this medkb cannot recreate; pass Options.Embedder",
-		store.ErrEmbedderMismatch, m.Embedder)
+	e, err := embed.Named(m.Embedder, m.Dim, os.Getenv("MEDKB_EMBED_URL"))
+	if errors.Is(err, embed.ErrUnknown) {
+		return nil, fmt.Errorf("%w: the store was built with %q, which this medkb cannot recreate; pass Options.Embedder",
+			store.ErrEmbedderMismatch, m.Embedder)
+	}
+	return e, err
 }
 
 // snapshot returns the current generation for one operation; release

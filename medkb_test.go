@@ -256,3 +256,32 @@ func TestQueryHonoursCancellation(t *testing.T) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
 }
+
+// TestChooseEmbedder checks that Open recreates the embedder a store
+// recorded, and refuses one it cannot.
+func TestChooseEmbedder(t *testing.T) {
+	t.Setenv("MEDKB_EMBED_URL", "http://localhost:11434")
+	for _, tc := range []struct {
+		meta store.Meta
+		want string
+	}{
+		{store.Meta{}, "hash-v1 384"},
+		{store.Meta{Embedder: "hash-v1", Dim: 768}, "hash-v1 768"},
+		{store.Meta{Embedder: "openai:bge-m3", Dim: 1024}, "openai:bge-m3 1024"},
+		{store.Meta{Embedder: "word2vec", Dim: 300}, `the store was built with "word2vec", which this medkb cannot recreate`},
+	} {
+		e, err := chooseEmbedder(nil, tc.meta)
+		got := ""
+		if err != nil {
+			got = err.Error()
+			if !errors.Is(err, store.ErrEmbedderMismatch) {
+				t.Errorf("%+v: %v is not ErrEmbedderMismatch", tc.meta, err)
+			}
+		} else {
+			got = fmt.Sprintf("%s %d", e.Name(), e.Dim())
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%+v: got %q, want %q", tc.meta, got, tc.want)
+		}
+	}
+}

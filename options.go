@@ -9,7 +9,7 @@ import (
 // Defaults for Options fields left zero.
 const (
 	DefaultChunkTokens = 256
-	DefaultDim         = 384
+	DefaultDim         = embed.DefaultHashDim
 )
 
 // Options configure Open. A nil *Options means all defaults.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/planner/pack"
 	"github.com/medkb/medkb/planner/pack/rrce"
 )
@@ -24,6 +25,9 @@ type caseFlags struct {
 	validation bool
 	question   bool
 	record     bool
+	embedder   string
+	embedDim   int
+	embedURL   string
 }
 
 func (f *caseFlags) register(c *cobra.Command) {
@@ -36,6 +40,9 @@ func (f *caseFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.validation, "validation", false, "with --medqa: the n vignettes after the sample instead, disjoint from it (for tuning)")
 	c.Flags().BoolVar(&f.question, "question-only", false, "with --medqa: query with the final question and the options, not the whole vignette")
 	c.Flags().BoolVar(&f.record, "record-in-query", false, "with --cases: put each case's segments before its query, as a MedQA question carries its vignette")
+	c.Flags().StringVar(&f.embedder, "embedder", embed.NewHash(0).Name(), "what computes Sim: the built-in hash-v1, or openai:MODEL from an OpenAI-compatible server (Ollama, vLLM, TEI, ...)")
+	c.Flags().IntVar(&f.embedDim, "embed-dim", 0, fmt.Sprintf("vector dimension: 0 means %d for hash-v1; required for openai:MODEL (the model's output dimension)", embed.DefaultHashDim))
+	c.Flags().StringVar(&f.embedURL, "embed-url", os.Getenv("MEDKB_EMBED_URL"), "server root for openai:MODEL, e.g. http://localhost:11434 (default $MEDKB_EMBED_URL)")
 }
 
 // suite reads the cases and prepares their candidates.
@@ -63,6 +70,10 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 	if err != nil {
 		return nil, err
 	}
+	emb, err := embed.Named(f.embedder, f.embedDim, f.embedURL)
+	if err != nil {
+		return nil, fmt.Errorf("--embedder: %w", err)
+	}
 	if len(cases) == 0 {
 		return nil, fmt.Errorf("no cases")
 	}
@@ -70,7 +81,7 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 		cases = rrce.WithRecordInQuery(cases)
 	}
 	opt := rrce.DefaultOptions()
-	opt.NoiseRatio, opt.Seed, opt.GoldTiers = f.noise, f.seed, f.goldTiers
+	opt.NoiseRatio, opt.Seed, opt.GoldTiers, opt.Embedder = f.noise, f.seed, f.goldTiers, emb
 	return rrce.Prepare(cmd.Context(), cases, opt)
 }
 

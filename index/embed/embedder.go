@@ -1,6 +1,11 @@
 package embed
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Embedder turns texts into vectors. Implementations are safe for
 // concurrent use.
@@ -25,4 +30,25 @@ func rows(n, dim int) [][]float32 {
 		out[i] = flat[i*dim : (i+1)*dim : (i+1)*dim]
 	}
 	return out
+}
+
+// ErrUnknown is returned by Named for a name no embedder here answers to.
+var ErrUnknown = errors.New("medkb: unknown embedder")
+
+// Named returns the embedder whose Name is name, with dimension dim:
+// "hash-v1" (dim 0 means DefaultHashDim) or "openai:MODEL", served at
+// baseURL (see NewOpenAI; dim is the model's and required). A store
+// records these two values, so Named recreates its embedder; the CLI
+// reads them from flags.
+func Named(name string, dim int, baseURL string) (Embedder, error) {
+	if dim < 0 {
+		return nil, fmt.Errorf("%w: dimension %d", ErrConfig, dim)
+	}
+	if model, ok := strings.CutPrefix(name, openAIPrefix); ok {
+		return NewOpenAI(OpenAIConfig{BaseURL: baseURL, Model: model, Dim: dim})
+	}
+	if name != hashName {
+		return nil, fmt.Errorf("%w %q: want %s or %sMODEL", ErrUnknown, name, hashName, openAIPrefix)
+	}
+	return NewHash(dim), nil
 }

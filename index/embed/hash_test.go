@@ -283,3 +283,32 @@ func BenchmarkHashEmbed(b *testing.B) {
 		}
 	})
 }
+
+func TestNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dim  int
+		url  string
+		want string // Name and Dim, or the error's text
+	}{
+		{"hash-v1", 0, "", "hash-v1 384"},
+		{"hash-v1", 768, "", "hash-v1 768"},
+		{"openai:bge-m3", 1024, "http://localhost:11434", "openai:bge-m3 1024"},
+		{"openai:bge-m3", 0, "http://localhost:11434", "dimension 0"},
+		{"openai:bge-m3", 1024, "", "not an http(s) URL"},
+		{"openai:", 1024, "http://localhost:11434", "no model"},
+		{"hash-v1", -1, "", "dimension -1"},
+		{"hash-v2", 0, "", `unknown embedder "hash-v2"`},
+	} {
+		e, err := Named(tc.name, tc.dim, tc.url)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			got = fmt.Sprintf("%s %d", e.Name(), e.Dim())
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("Named(%q, %d, %q) = %q, want %q", tc.name, tc.dim, tc.url, got, tc.want)
+		}
+	}
+}

@@ -57,6 +57,9 @@ type OpenAIConfig struct {
 	Client *http.Client
 }
 
+// openAIPrefix starts the Name of every NewOpenAI embedder.
+const openAIPrefix = "openai:"
+
 // The defaults of OpenAIConfig.
 const (
 	DefaultBatchSize = 64
@@ -132,7 +135,7 @@ type openAIEmbedder struct {
 	client   *http.Client
 }
 
-func (c *openAIEmbedder) Name() string { return "openai:" + c.model }
+func (c *openAIEmbedder) Name() string { return openAIPrefix + c.model }
 
 func (c *openAIEmbedder) Dim() int { return c.dim }
 
