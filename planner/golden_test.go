@@ -88,7 +88,7 @@ func TestResults(t *testing.T) {
 			t.Errorf("%s: context costs %d tokens, result says %d of budget %d", c.Input, n, r.TokensUsed, r.Budget)
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "budget %d, used %d, quota met %t, tiers %v\n", r.Budget, r.TokensUsed, r.QuotaMet, r.Tiers)
+		fmt.Fprintf(&b, "budget %d, used %d, %s, tiers %v\n", r.Budget, r.TokensUsed, r.QuotaSummary(), r.Tiers)
 		fmt.Fprintf(&b, "expansion fired=%t anchors=%v reason=%q paths=%d\n", r.Expansion.Fired, r.Expansion.Anchors, r.Expansion.Reason, len(r.Expansion.Paths))
 		for _, it := range r.Items {
 			fmt.Fprintf(&b, "item %d %s %s state=%s tokens=%d why=%s", it.Rank, it.ID, it.Tier, it.State, it.Tokens, it.Why)

@@ -95,8 +95,9 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		return err
 	}
 	for _, it := range r.Items {
-		c := cands[it.Index]
-		x.res.Items = append(x.res.Items, x.item(c, string(it.State), it.Text, it.Utility, it.Density, string(it.Why)))
+		item := x.item(cands[it.Index], string(it.State), it.Text, it.Utility, it.Density, string(it.Why))
+		item.weak = pc[it.Index].Weak
+		x.res.Items = append(x.res.Items, item)
 	}
 	for _, d := range r.Dropped {
 		x.res.Dropped = append(x.res.Dropped, Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(),
@@ -180,7 +181,30 @@ func (x *execution) limit() {
 	}
 	in := len(x.res.Items)
 	x.res.Items = x.res.Items[:n]
-	x.report(opLimit, in, n, start, "")
+	detail := ""
+	if len(x.res.Quota) > 0 {
+		x.res.recountQuota()
+		detail = x.res.QuotaSummary()
+	}
+	x.report(opLimit, in, n, start, detail)
+}
+
+// recountQuota counts the quota's packed blocks again after LIMIT cut
+// items: a tier whose only block was cut no longer has its quota met.
+func (r *Result) recountQuota() {
+	got := map[string]int{}
+	for _, it := range r.Items {
+		if !it.weak {
+			got[it.Tier]++
+		}
+	}
+	r.QuotaMet = true
+	for i := range r.Quota {
+		q := &r.Quota[i]
+		q.Got = got[q.Tier]
+		q.Met = q.Got >= q.Want
+		r.QuotaMet = r.QuotaMet && q.Met
+	}
 }
 
 // item makes c, in the given state, an item of the result; assemble

@@ -56,6 +56,8 @@ type Item struct {
 	// day is the date its context line shows (lineHead): its vector
 	// slot's, so that the line costs the same before and after packing.
 	day base.Day
+	// weak marks a weak hit (pack.Candidate.Weak), which no quota counts.
+	weak bool
 }
 
 // Provenance says where an item came from.
