@@ -33,7 +33,7 @@ type caseFlags struct {
 func (f *caseFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.cases, "cases", "", "cases, JSON Lines {id, query, now?, segments: [{id, text, type?, tier?, time?, signal?, keys?}]}; a case that marks no segment signal counts them all")
 	c.Flags().StringVar(&f.medqa, "medqa", "", "MedQA JSON Lines, USMLE or Chinese MCMLE layout, to turn into cases instead (e.g. ../shared/data/medqa/medqa_test.jsonl)")
-	c.Flags().IntVar(&f.n, "n", 200, "MedQA vignettes in the fixed sample")
+	c.Flags().IntVar(&f.n, "n", 200, "MedQA vignettes in the fixed sample; 0 takes every eligible one")
 	c.Flags().Int64Var(&f.seed, "seed", 1, "seed of the MedQA sample and of the noise")
 	c.Flags().IntVar(&f.noise, "noise", rrce.DefaultNoiseRatio, "noise segments per signal segment (1:N)")
 	c.Flags().BoolVar(&f.goldTiers, "gold-tiers", false, "pack with the cases' given tiers instead of medkb's classifier")
@@ -48,6 +48,7 @@ func (f *caseFlags) register(c *cobra.Command) {
 // suite reads the cases and prepares their candidates.
 func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 	var cases []rrce.Case
+	var warnings []string
 	var err error
 	switch {
 	case f.cases != "" && f.medqa != "":
@@ -56,16 +57,21 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 		return nil, fmt.Errorf("--validation and --question-only need --medqa")
 	case f.record && f.cases == "":
 		return nil, fmt.Errorf("--record-in-query needs --cases")
+	case f.cases != "" && cmd.Flags().Changed("n"):
+		return nil, fmt.Errorf("--n needs --medqa: a case file is used whole")
+	case f.n < 0:
+		return nil, fmt.Errorf("--n %d: want a sample size, or 0 for every eligible vignette", f.n)
+	case f.noise < 0:
+		return nil, fmt.Errorf("--noise %d: want noise segments per signal segment, 0 or more", f.noise)
 	case f.cases != "":
-		var warnings []string
 		cases, warnings, err = rrce.ReadCasesFile(f.cases)
-		for _, w := range warnings {
-			fmt.Fprintln(cmd.ErrOrStderr(), "medkb: warning:", w)
-		}
 	case f.medqa != "":
-		cases, err = rrce.MedQACases(f.medqa, rrce.MedQASample{N: f.n, Seed: f.seed, Validation: f.validation, QuestionOnly: f.question})
+		cases, warnings, err = rrce.MedQACases(f.medqa, rrce.MedQASample{N: f.n, Seed: f.seed, Validation: f.validation, QuestionOnly: f.question})
 	default:
 		return nil, fmt.Errorf("--cases FILE or --medqa FILE is required")
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "medkb: warning:", w)
 	}
 	if err != nil {
 		return nil, err
@@ -75,7 +81,7 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 		return nil, fmt.Errorf("--embedder: %w", err)
 	}
 	if len(cases) == 0 {
-		return nil, fmt.Errorf("no cases")
+		return nil, fmt.Errorf("%s holds no case", f.cases)
 	}
 	if f.record {
 		cases = rrce.WithRecordInQuery(cases)

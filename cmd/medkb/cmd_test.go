@@ -209,6 +209,16 @@ func TestBenchPackAndTune(t *testing.T) {
 	if code, _, errOut := cli(t, "", "tune", "--cases", cases, "--validation"); code != 1 || !strings.Contains(errOut, "need --medqa") {
 		t.Fatalf("tune --cases --validation: %d %s", code, errOut)
 	}
+	for _, tc := range []struct{ flags, want string }{
+		{"--noise -1", "--noise -1: want noise segments per signal segment, 0 or more"},
+		{"--n 5", "--n needs --medqa"},
+		{"--windows 512,256,512", "window 512 given twice"},
+	} {
+		args := append([]string{"bench", "pack", "--cases", cases}, strings.Fields(tc.flags)...)
+		if code, _, errOut := cli(t, "", args...); code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("bench pack %s: exit %d, %q; want %q", tc.flags, code, errOut, tc.want)
+		}
+	}
 }
 
 // TestNFCorpusRetrieval checks retrieval quality on NFCorpus (test split,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +71,7 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 	signal := false
 	unmarked, firstUnmarked := 0, 0
 	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
+		raw := jsonLine(sc.Bytes(), line)
 		if len(raw) == 0 {
 			continue
 		}
@@ -279,7 +280,35 @@ func fieldError(err error) error {
 	if k := strings.LastIndexByte(field, '.'); k >= 0 {
 		field = field[k+1:]
 	}
-	return fmt.Errorf("%s: want %s, got %s", field, te.Type, te.Value)
+	if field == "" {
+		return fmt.Errorf("want %s, got %s", jsonKind(te.Type), te.Value)
+	}
+	return fmt.Errorf("%s: want %s, got %s", field, jsonKind(te.Type), te.Value)
+}
+
+// jsonKind names the JSON value that decodes into t.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map, reflect.Pointer, reflect.Interface:
+		return "an object"
+	}
+	return "a number"
+}
+
+// jsonLine is line number line of a JSON Lines file, without the white
+// space around it or, on the first line, a UTF-8 byte-order mark (which
+// editors on Windows write).
+func jsonLine(raw []byte, line int) []byte {
+	if line == 1 {
+		raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
+	}
+	return bytes.TrimSpace(raw)
 }
 
 // scalarText reads a JSON string, or a whole number as written; absent or

@@ -63,25 +63,37 @@ type MedQASample struct {
 // cases' fragments 0.12. With QuestionOnly, the final question sentence and
 // the options, both score 0.07 and similarity cannot tell them apart: only
 // the tiers can.
-func MedQACases(path string, sample MedQASample) ([]Case, error) {
+//
+// A line that is not JSON is an error with its file:line, and so is a
+// file none of whose vignettes is eligible; a sample smaller than N, for
+// want of eligible vignettes, comes back with a warning.
+func MedQACases(path string, sample MedQASample) (cases []Case, warnings []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	var items []medqaItem
+	questions := 0
 	for line := 1; sc.Scan(); line++ {
+		raw := jsonLine(sc.Bytes(), line)
+		if len(raw) == 0 {
+			continue
+		}
 		var it medqaItem
-		if err := json.Unmarshal(sc.Bytes(), &it); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, fieldError(err))
+		}
+		if it.Question != "" {
+			questions++
 		}
 		it.line = line
 		items = append(items, it)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	// Visit the items in a seeded random order and keep eligible ones
 	// until the sample (and, for validation, the one after it) is full:
@@ -95,7 +107,7 @@ func MedQACases(path string, sample MedQASample) ([]Case, error) {
 	}
 	rng := rand.New(rand.NewPCG(uint64(sample.Seed), 0x6d65647161)) // "medqa"
 	var picked []int
-	cases := map[int]Case{}
+	byItem := map[int]Case{}
 	for _, k := range rng.Perm(len(items)) {
 		if len(picked) == n {
 			break
@@ -107,15 +119,23 @@ func MedQACases(path string, sample MedQASample) ([]Case, error) {
 			skip--
 		default:
 			picked = append(picked, k)
-			cases[k] = c
+			byItem[k] = c
 		}
+	}
+	switch {
+	case questions == 0:
+		return nil, nil, fmt.Errorf(`%s: no line has a "question": not a MedQA file (a case file goes to --cases)`, path)
+	case len(picked) == 0:
+		return nil, nil, fmt.Errorf("%s: none of %d vignettes is eligible: a stem whose sentences before the question are of two kinds or more, one of them a T1/T2 finding", path, len(items))
+	case sample.N > 0 && len(picked) < n:
+		warnings = append(warnings, fmt.Sprintf("%s: the sample has %d vignettes, not %d: no more are eligible", path, len(picked), n))
 	}
 	slices.Sort(picked)
 	out := make([]Case, len(picked))
 	for i, k := range picked {
-		out[i] = cases[k]
+		out[i] = byItem[k]
 	}
-	return out, nil
+	return out, warnings, nil
 }
 
 // medqaCase builds the case of one item, ok false when it is not eligible.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,11 +26,11 @@ func TestMedQA(t *testing.T) {
 	if testing.Short() {
 		t.Skip("MedQA benchmark skipped in -short mode")
 	}
-	test, err := MedQACases(path, MedQASample{N: *medqaN, Seed: 1})
+	test, _, err := MedQACases(path, MedQASample{N: *medqaN, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	validation, err := MedQACases(path, MedQASample{N: *medqaN, Seed: 1, Validation: true})
+	validation, _, err := MedQACases(path, MedQASample{N: *medqaN, Seed: 1, Validation: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ ebm         100.0 100.0  99.0  98.4`
 // segment where the paper asks for two.
 func TestMedQAChinese(t *testing.T) {
 	path := filepath.Join("testdata", "medqa_zh.jsonl")
-	cases, err := MedQACases(path, MedQASample{Seed: 1})
+	cases, _, err := MedQACases(path, MedQASample{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +124,42 @@ func TestMedQAChinese(t *testing.T) {
 		t.Errorf("first segment %q, want the stem's first sentence", got)
 	}
 	goldenTable(t, cases, "report_medqa_zh.golden")
+}
+
+// TestMedQAFiles: MedQA files as they come (a byte-order mark, blank
+// lines) read; what cannot be a MedQA file, or holds too few eligible
+// vignettes, is said so.
+func TestMedQAFiles(t *testing.T) {
+	lines, err := os.ReadFile(filepath.Join("testdata", "medqa_zh.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, content string) string {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	first, _, _ := strings.Cut(string(lines), "\n")
+	path := write("bom.jsonl", "\ufeff"+first+"\n\n  \n")
+	cases, warnings, err := MedQACases(path, MedQASample{N: 3, Seed: 1})
+	if err != nil || len(cases) != 1 || len(warnings) != 1 || !strings.Contains(warnings[0], "the sample has 1 vignettes, not 3") {
+		t.Errorf("one vignette, sample of 3: %d cases, warnings %q, %v", len(cases), warnings, err)
+	}
+	if _, warnings, _ := MedQACases(path, MedQASample{Seed: 1}); len(warnings) != 0 {
+		t.Errorf("every eligible vignette, warned %q", warnings)
+	}
+	for _, tc := range []struct{ content, want string }{
+		{`{"id": "a", "query": "q", "segments": []}`, `no line has a "question"`},
+		{`{"question": "Hi?", "options": {"A": "x"}}`, "none of 1 vignettes is eligible"},
+		{first + "\n[1]", ":2: want an object, got array"},
+		{`{"question": 5}`, ":1: question: want a string, got number"},
+	} {
+		if _, _, err := MedQACases(write("bad.jsonl", tc.content), MedQASample{Seed: 1}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error naming %q", tc.content, err, tc.want)
+		}
+	}
 }
 
 func TestJoinHeadings(t *testing.T) {

@@ -57,8 +57,8 @@ func TestReport(t *testing.T) {
 	}
 	golden.File(t, filepath.Join("testdata", "rrce.svg"), svg.String())
 
-	if rep.Cases != 4 || rep.ExactSkipped != 0 || rep.RatioPairs == 0 {
-		t.Errorf("cases %d, exact skipped %d, ratio pairs %d", rep.Cases, rep.ExactSkipped, rep.RatioPairs)
+	if rep.Cases != 4 || len(rep.ExactRefused) != 0 || rep.RatioPairs == 0 {
+		t.Errorf("cases %d, exact refused %v, ratio pairs %d", rep.Cases, rep.ExactRefused, rep.RatioPairs)
 	}
 	for _, st := range pack.Strategies {
 		if len(rep.RRCE[st.String()]) != len(DefaultWindows) {
@@ -67,6 +67,60 @@ func TestReport(t *testing.T) {
 	}
 	if r := rep.UtilityRatioVsExact; r <= 0 || r > 1+1e-9 {
 		t.Errorf("ebm/exact utility ratio %v outside (0, 1]", r)
+	}
+}
+
+// TestNothingCountedIsNotZero: where Exact refused every case, or no
+// segment is a T1/T2 signal, the report has no value (n/a), not 0; the
+// windows come out sorted, and a window given twice is an error.
+func TestNothingCountedIsNotZero(t *testing.T) {
+	opt := DefaultOptions()
+	opt.NoiseRatio = 1000 // thousands of candidates: too many for Exact at 8192 tokens
+	s := tinySuite(t, opt)
+	cfg := DefaultConfig()
+	cfg.Windows = []int{8192, 256}
+	rep, err := s.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Windows, []int{256, 8192}) {
+		t.Errorf("windows %v, want them sorted", rep.Windows)
+	}
+	if _, ok := rep.RRCE["exact"]["8192"]; ok || rep.ExactRefused["8192"] != 4 || len(rep.RRCE["ebm"]) != 2 {
+		t.Errorf("exact refused %v, RRCE exact %v ebm %v", rep.ExactRefused, rep.RRCE["exact"], rep.RRCE["ebm"])
+	}
+	var table strings.Builder
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "n/a") || !strings.Contains(table.String(), "exact refused 4 of 4 at 8192 tokens") {
+		t.Errorf("table does not say what exact refused:\n%s", table.String())
+	}
+
+	noT1T2 := tinyCases(t)
+	for i := range noT1T2 {
+		for j := range noT1T2[i].Segments {
+			noT1T2[i].Segments[j].Tier = base.T4 // the gold tier decides what counts
+		}
+	}
+	s, err = Prepare(context.Background(), noT1T2, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = s.Run(DefaultConfig()); err != nil {
+		t.Fatal(err)
+	}
+	table.Reset()
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.RRCE["ebm"]) != 0 || len(rep.KminAblation) != 0 || !strings.Contains(table.String(), "RRCE has nothing to count") {
+		t.Errorf("RRCE %v, ablation %v without T1/T2 signals:\n%s", rep.RRCE["ebm"], rep.KminAblation, table.String())
+	}
+
+	cfg.Windows = []int{512, 256, 512}
+	if _, err := s.Run(cfg); err == nil || !strings.Contains(err.Error(), "window 512 given twice") {
+		t.Errorf("windows 512,256,512: %v", err)
 	}
 }
 
@@ -212,6 +266,10 @@ func TestReadCasesErrors(t *testing.T) {
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "keys": ""}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "time": 2025.5}]}`,
 		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}, {"id": "s", "text": "u"}]}`,
+		`[{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}]}]`,
+		`{"id": "a", "query": "q", "segments": {"id": "s", "text": "t"}}`,
+		`{"id": "a", "query": "q", "segments": [[{"id": "s", "text": "t"}]]}`,
+		`{"id": "a", "query": ["q"], "segments": [{"id": "s", "text": "t"}]}`,
 	}
 	var out strings.Builder
 	for _, in := range inputs {
@@ -224,10 +282,11 @@ func TestReadCasesErrors(t *testing.T) {
 	golden.File(t, filepath.Join("testdata", "errors.golden"), out.String())
 }
 
-// TestReadCasesForgiving: spellings a case file written elsewhere may use
-// read as the format's own.
+// TestReadCasesForgiving reads the spellings other tools write: numbers
+// for ids and dates, "true" and 0 for signal, a single key, and a file
+// that starts with a UTF-8 byte-order mark.
 func TestReadCasesForgiving(t *testing.T) {
-	in := `{"id": 7, "query": "q", "now": 20250318, "segments": [` +
+	in := "\ufeff" + `{"id": 7, "query": "q", "now": 20250318, "segments": [` +
 		`{"text": "Creatinine 2.8 mg/dL.", "tier": 2, "time": 20250317, "signal": "true", "keys": "2.8 mg/dL"},` +
 		`{"id": 12, "text": "Tired.", "signal": 0, "keys": []}, {"id": "7/3", "text": "Pale."}, {"text": "Thirsty."}]}`
 	cases, warnings, err := ReadCases(strings.NewReader(in), "cases.jsonl")

@@ -2,6 +2,8 @@ package rrce
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,17 +35,22 @@ func DefaultConfig() Config {
 }
 
 // Report is the benchmark's result. RRCE values are fractions (0..1),
-// keyed by strategy name and then by window ("256").
+// keyed by strategy name and then by window ("256"). A value that counts
+// nothing (no T1/T2 signal segment, or Exact refused every case at the
+// window) is left out rather than reported as 0.
 type Report struct {
 	Cases               int                           `json:"cases"`
 	RRCE                map[string]map[string]float64 `json:"rrce"`
 	UtilityRatioVsExact float64                       `json:"utility_ratio_vs_exact"`
 	KminAblation        map[string]float64            `json:"kmin_ablation"`
-	// ExactSkipped counts the (case, window) pairs where Exact refused
-	// (pack.ErrTooLarge); they are left out of Exact's RRCE and of the
-	// utility ratio. RatioPairs counts the pairs the ratio averages.
-	ExactSkipped int `json:"exact_skipped"`
-	RatioPairs   int `json:"ratio_pairs"`
+	// AblationWindow is the budget of the k_min ablation.
+	AblationWindow int `json:"kmin_ablation_window"`
+	// ExactRefused counts, per window, the cases where Exact refused
+	// (pack.ErrTooLarge); they are left out of Exact's RRCE at that
+	// window and of the utility ratio. RatioPairs counts the (case,
+	// window) pairs the ratio averages.
+	ExactRefused map[string]int `json:"exact_refused,omitempty"`
+	RatioPairs   int            `json:"ratio_pairs"`
 	// Signals is the RRCE denominator: T1/T2 signal segments over all cases.
 	Signals    int      `json:"t1t2_signals"`
 	Candidates int      `json:"candidates"` // over all cases, noise included
@@ -60,7 +67,7 @@ type Report struct {
 type caseResult struct {
 	survived [][]int // [strategy][window]
 	judged   [][]int // T1/T2 signals per [strategy][window] (0 where Exact refused)
-	skipped  int
+	refused  []int   // per window: 1 where Exact refused
 	ratioSum float64
 	ratioN   int
 	ablation []int
@@ -70,7 +77,9 @@ type caseResult struct {
 // Run packs every case at every window with every strategy and reports
 // RRCE, Ebm's utility relative to Exact's, and the k_min ablation.
 func (s *Suite) Run(cfg Config) (*Report, error) {
-	cfg.fill()
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
 	results := make([]caseResult, len(s.cases))
 	packers := make([]pack.Packer, workers())
 	parallel(len(s.cases), func(w, i int) {
@@ -78,11 +87,12 @@ func (s *Suite) Run(cfg Config) (*Report, error) {
 	})
 
 	r := &Report{
-		Cases:        len(s.cases),
-		RRCE:         map[string]map[string]float64{},
-		KminAblation: map[string]float64{},
-		Windows:      cfg.Windows,
-		KminValues:   cfg.KminValues,
+		Cases:          len(s.cases),
+		RRCE:           map[string]map[string]float64{},
+		KminAblation:   map[string]float64{},
+		AblationWindow: cfg.AblationWindow,
+		Windows:        cfg.Windows,
+		KminValues:     cfg.KminValues,
 	}
 	survived := grid(len(cfg.Strategies), len(cfg.Windows))
 	judged := grid(len(cfg.Strategies), len(cfg.Windows))
@@ -101,7 +111,14 @@ func (s *Suite) Run(cfg Config) (*Report, error) {
 		for k := range ablation {
 			ablation[k] += cr.ablation[k]
 		}
-		r.ExactSkipped += cr.skipped
+		for wi, n := range cr.refused {
+			if n > 0 {
+				if r.ExactRefused == nil {
+					r.ExactRefused = map[string]int{}
+				}
+				r.ExactRefused[strconv.Itoa(cfg.Windows[wi])] += n
+			}
+		}
 		ratioSum += cr.ratioSum
 		r.RatioPairs += cr.ratioN
 		r.Candidates += len(s.cases[i].cands)
@@ -111,20 +128,35 @@ func (s *Suite) Run(cfg Config) (*Report, error) {
 		r.Strategies = append(r.Strategies, st.String())
 		row := map[string]float64{}
 		for wi, w := range cfg.Windows {
-			row[strconv.Itoa(w)] = fraction(survived[si][wi], judged[si][wi])
+			if judged[si][wi] > 0 {
+				row[strconv.Itoa(w)] = fraction(survived[si][wi], judged[si][wi])
+			}
 		}
 		r.RRCE[st.String()] = row
 	}
 	for k, kmin := range cfg.KminValues {
-		r.KminAblation[strconv.Itoa(kmin)] = fraction(ablation[k], r.Signals)
+		if r.Signals > 0 {
+			r.KminAblation[strconv.Itoa(kmin)] = fraction(ablation[k], r.Signals)
+		}
 	}
 	r.UtilityRatioVsExact = fraction2(ratioSum, r.RatioPairs)
 	return r, nil
 }
 
-func (cfg *Config) fill() {
+// fill sets the defaults, and sorts the windows: the table's columns and
+// the plot's line go from the smallest.
+func (cfg *Config) fill() error {
 	if cfg.Windows == nil {
 		cfg.Windows = DefaultWindows
+	}
+	cfg.Windows = slices.Sorted(slices.Values(cfg.Windows))
+	for i, w := range cfg.Windows {
+		if w < 1 {
+			return fmt.Errorf("rrce: window %d is not a positive number of tokens", w)
+		}
+		if i > 0 && cfg.Windows[i-1] == w {
+			return fmt.Errorf("rrce: window %d given twice", w)
+		}
 	}
 	if cfg.Strategies == nil {
 		cfg.Strategies = pack.Strategies[:]
@@ -135,6 +167,7 @@ func (cfg *Config) fill() {
 	if cfg.AblationWindow == 0 {
 		cfg.AblationWindow = 512
 	}
+	return nil
 }
 
 func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
@@ -142,6 +175,7 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 		survived: grid(len(cfg.Strategies), len(cfg.Windows)),
 		judged:   grid(len(cfg.Strategies), len(cfg.Windows)),
 		ablation: make([]int, len(cfg.KminValues)),
+		refused:  make([]int, len(cfg.Windows)),
 	}
 	p := cfg.Params
 	p.Now, p.Count = c.now, s.count
@@ -153,7 +187,7 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 			p.Strategy = st
 			res, err := pk.Pack(c.cands, p)
 			if st == pack.Exact && errors.Is(err, pack.ErrTooLarge) {
-				cr.skipped++
+				cr.refused[wi] = 1
 				continue
 			}
 			if err != nil {

@@ -62,7 +62,11 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		color := strategyColors[i%len(strategyColors)]
 		var pts []string
 		for _, win := range r.Windows {
-			pct := 100 * r.RRCE[st][strconv.Itoa(win)]
+			v, ok := r.RRCE[st][strconv.Itoa(win)]
+			if !ok {
+				continue
+			}
+			pct := 100 * v
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(win), y(pct)))
 			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", x(win), y(pct), color)
 		}

@@ -8,10 +8,14 @@ import (
 )
 
 // WriteTable prints the report as a text table: RRCE in percent, one row
-// per strategy, one column per window, then the ratio and the ablation.
+// per strategy, one column per window ("n/a" where nothing was counted),
+// then the ratio, Exact's refusals and the ablation.
 func (r *Report) WriteTable(w io.Writer) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "RRCE %% over %d cases (%d T1/T2 signal segments, %d candidates)\n", r.Cases, r.Signals, r.Candidates)
+	fmt.Fprintf(&sb, "RRCE %% over %s (%d T1/T2 signal segments, %d candidates)\n", counted(r.Cases, "case"), r.Signals, r.Candidates)
+	if r.Signals == 0 {
+		sb.WriteString("no signal segment is T1/T2: RRCE has nothing to count\n")
+	}
 	fmt.Fprintf(&sb, "%-10s", "strategy")
 	for _, win := range r.Windows {
 		fmt.Fprintf(&sb, " %7d", win)
@@ -20,19 +24,42 @@ func (r *Report) WriteTable(w io.Writer) error {
 	for _, st := range r.Strategies {
 		fmt.Fprintf(&sb, "%-10s", st)
 		for _, win := range r.Windows {
-			fmt.Fprintf(&sb, " %7.1f", 100*r.RRCE[st][strconv.Itoa(win)])
+			sb.WriteString(percent(r.RRCE[st], strconv.Itoa(win)))
 		}
 		sb.WriteString("\n")
 	}
-	fmt.Fprintf(&sb, "ebm/exact utility ratio: %.4f over %d (case, window) pairs; exact refused %d\n",
-		r.UtilityRatioVsExact, r.RatioPairs, r.ExactSkipped)
-	sb.WriteString("kmin ablation (ebm):")
+	fmt.Fprintf(&sb, "ebm/exact utility ratio: %.4f over %d (case, window) pairs\n", r.UtilityRatioVsExact, r.RatioPairs)
+	for _, win := range r.Windows {
+		if n := r.ExactRefused[strconv.Itoa(win)]; n > 0 {
+			fmt.Fprintf(&sb, "exact refused %d of %d at %d tokens (too large to solve quickly); its RRCE there leaves them out\n",
+				n, r.Cases, win)
+		}
+	}
+	fmt.Fprintf(&sb, "kmin ablation (ebm at %d tokens):", r.AblationWindow)
 	for _, k := range r.KminValues {
-		fmt.Fprintf(&sb, " kmin=%d %.1f", k, 100*r.KminAblation[strconv.Itoa(k)])
+		fmt.Fprintf(&sb, " kmin=%d %s", k, strings.TrimSpace(percent(r.KminAblation, strconv.Itoa(k))))
 	}
 	sb.WriteString("\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// percent formats row[key] as a percentage in a column of 8, or "n/a"
+// when the report has no value there.
+func percent(row map[string]float64, key string) string {
+	v, ok := row[key]
+	if !ok {
+		return fmt.Sprintf(" %7s", "n/a")
+	}
+	return fmt.Sprintf(" %7.1f", 100*v)
+}
+
+// counted is "1 case" or "n cases".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // WriteTable prints the tuning grid, one row per point, best marked.
