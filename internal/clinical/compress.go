@@ -19,7 +19,12 @@ import (
 //   - every other clause whole but a heading ("Laboratory studies:"): in
 //     a findings sentence it is a finding without a number ("心房颤动",
 //     "边界清", "which gave him hives"), and dropping it would lose what
-//     the packer believes state B keeps.
+//     the packer believes state B keeps;
+//   - but in a Chinese allergy history, once the allergen is named, the
+//     circumstances before the reaction and the clause on how it ended
+//     go: "对头孢类抗生素过敏：2014年静滴头孢曲松后出现全身皮疹、胸闷，
+//     经抗过敏治疗后缓解" keeps "对头孢类抗生素过敏：出现全身皮疹、胸闷"
+//     (zhReaction), as the English reaction rule keeps "hives".
 //
 // A sentence without keys is kept whole when it states a result in words
 // (shows, reveals, diagnosis, impression, consistent with, 示, 诊断, 提示:
@@ -55,6 +60,9 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		kept := trimEnd(s[span[0]:span[1]])
 		frags = append(frags, fragment{kept, span[0]})
 	}
+	// allergen: a Chinese allergy has been named (zhAllergen), so what
+	// follows tells its reaction and course (zhReaction).
+	allergen := false
 	rest := spans
 	for _, sent := range sentenceSpans(s) {
 		var inSentence [][2]int
@@ -69,6 +77,16 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			var inClause [][2]int
 			inClause, inSentence = spansWithin(inSentence, cl)
 			clause := s[cl[0]:cl[1]]
+			if zh {
+				if kept, cut := zhReaction(clause, shift(inClause, -cl[0]), allergen); cut {
+					if kept != "" {
+						frags = append(frags, fragment{kept, -1})
+					}
+					allergen = allergen || zhAllergen(s, inClause)
+					continue
+				}
+				allergen = allergen || zhAllergen(s, inClause)
+			}
 			switch {
 			case len(inClause) > 0 && zh:
 				keepWhole(cl)
@@ -224,6 +242,72 @@ var noFindingTerms = compileTerms([]string{
 	"如有疑问", "签名", "报告医师", "审核医师", "报告日期", "检查日期", "一般情况可", "一般情况良好",
 	"目的：", "目的:", "背景：", "背景:", "方法：", "方法:",
 })
+
+// zhReactionMarks introduce the reaction in a Chinese allergy history
+// ("静滴后出现全身皮疹", "表现为全身荨麻疹").
+var zhReactionMarks = []string{"出现", "表现为"}
+
+// zhCourseTerms mark a clause that tells how an allergic reaction ended
+// ("经抗过敏治疗后缓解", "停药后消退"): no key, and no part of the allergy.
+var zhCourseTerms = compileTerms([]string{"缓解", "消退", "好转", "痊愈", "治愈"})
+
+// zhAllergen reports whether one of the key spans of s names an allergy
+// ("对头孢类抗生素过敏", "碘造影剂过敏史"), not denied ("否认药物过敏史")
+// and not a reaction ("过敏性休克").
+func zhAllergen(s string, keys [][2]int) bool {
+	for _, sp := range keys {
+		k := s[sp[0]:sp[1]]
+		if strings.Contains(k, "过敏") && !strings.Contains(k, "过敏性") && !strings.HasPrefix(k, "否认") {
+			return true
+		}
+	}
+	return false
+}
+
+// zhReaction compresses a clause of a Chinese allergy history, keys its
+// key spans: once the allergen is named (allergen, or by a key of the
+// clause before the reaction mark), the circumstances between it and the
+// reaction go ("对X过敏：2014年静滴头孢曲松后出现全身皮疹" becomes
+// "对X过敏：出现全身皮疹"), and a keyless clause on the reaction's course
+// goes whole ("经抗过敏治疗后缓解": kept is ""). cut is false when the
+// clause stays as it is.
+func zhReaction(clause string, keys [][2]int, allergen bool) (kept string, cut bool) {
+	if len(keys) == 0 && allergen && zhCourseTerms.any(clause) {
+		return "", true
+	}
+	mark := -1
+	for _, m := range zhReactionMarks {
+		if i := strings.Index(clause, m); i >= 0 && (mark < 0 || i < mark) {
+			mark = i
+		}
+	}
+	if mark < 0 {
+		return "", false
+	}
+	lead := 0 // the clause up to here is kept: the allergen and its colon
+	for _, sp := range keys {
+		if sp[1] <= mark && zhAllergen(clause, [][2]int{sp}) {
+			lead, allergen = sp[1], true
+		}
+	}
+	if !allergen {
+		return "", false
+	}
+	for _, colon := range []string{"：", ":"} {
+		if strings.HasPrefix(clause[lead:], colon) {
+			lead += len(colon)
+		}
+	}
+	for _, sp := range keys {
+		if sp[0] < mark && sp[1] > lead {
+			return "", false // a key among the circumstances: keep them
+		}
+	}
+	if lead >= mark {
+		return "", false
+	}
+	return clause[:lead] + trimEnd(clause[mark:]), true
+}
 
 // trimEnd drops the closing punctuation of a sentence or clause kept whole.
 func trimEnd(s string) string {

@@ -107,6 +107,18 @@ func TestCompress(t *testing.T) {
 		{"size with its object",
 			"A CT of the chest shows a 3.2 cm mass in the right upper lobe.",
 			"CT chest 3.2 cm mass", 1, 1},
+		{"chinese allergy: the circumstances and the course go, the reaction stays",
+			"对头孢类抗生素过敏：2014年静滴头孢曲松后出现全身皮疹、胸闷，经抗过敏治疗后缓解。否认食物过敏。",
+			"对头孢类抗生素过敏：出现全身皮疹、胸闷；否认食物过敏", 2, 2},
+		{"chinese allergy named in the clause before its reaction",
+			"头孢曲松过敏，2016年静滴后出现过敏性休克。",
+			"头孢曲松过敏；出现过敏性休克", 1, 1},
+		{"chinese reaction before the allergen: nothing to cut",
+			"2015年服用复方磺胺甲噁唑后出现重症多形红斑，磺胺类药物过敏。",
+			"2015年服用复方磺胺甲噁唑后出现重症多形红斑，磺胺类药物过敏", 1, 1},
+		{"chinese denial: no allergen, no course to cut",
+			"否认药物过敏史，2019年出现皮疹后缓解。",
+			"否认药物过敏史，2019年出现皮疹后缓解", 1, 1},
 		{"chinese",
 			"患者一般情况可。血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性。建议定期随访。",
 			"血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性", 3, 3},
@@ -195,6 +207,7 @@ func FuzzKeysCompress(f *testing.F) {
 	for _, s := range []string{
 		"Troponin 2.3 ng/mL", "WBC 12.5×10^9/L", "8 mm × 6 mm", "4～5cm", "125/85 mm Hg", "阴性", "(+)",
 		"positive for ", "allergic to", "对过敏", "未见", "\xff2.3 mg/dL", "1,2,3,4 mg", "CT示结节8mm，边界清。",
+		"青霉素过敏：2014年肌注后出现皮疹，治疗后缓解。",
 	} {
 		f.Add(s)
 	}
