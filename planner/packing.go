@@ -96,9 +96,10 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	}
 	for _, it := range r.Items {
 		item := x.item(cands[it.Index], string(it.State), it.Text, it.Utility, it.Density, string(it.Why))
-		item.weak = pc[it.Index].Weak
+		item.weak, item.Other = pc[it.Index].Weak, it.Other.String()
 		x.res.Items = append(x.res.Items, item)
 	}
+	firstDrop := len(x.res.Dropped)
 	for _, d := range r.Dropped {
 		x.res.Dropped = append(x.res.Dropped, Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(),
 			Detail: fmt.Sprintf("%s, state %s, %d tokens, density %.4g", d.Tier, d.State, d.Tokens, d.Density)})
@@ -118,6 +119,9 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, x.res.QuotaSummary())
 	if r.QuotaPrice > 0 {
 		detail += fmt.Sprintf("; quota blocks chosen at %.3g utility a token", r.QuotaPrice)
+	}
+	if drops := x.res.Dropped[firstDrop:]; len(drops) > 0 {
+		detail += "; dropped " + dropSummary(drops)
 	}
 	x.report(opPack, len(cands), len(r.Items), start, detail)
 	return nil

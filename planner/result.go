@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/medkb/medkb/internal/base"
@@ -45,11 +46,15 @@ type Item struct {
 	State string `json:"state"` // "A" full text, "B" compressed
 	// Tokens is the item's cost in the context: its whole line, citation
 	// number and tags included, not only Text.
-	Tokens     int        `json:"tokens"`
-	Score      float64    `json:"score"` // fused score
-	Utility    float64    `json:"utility,omitempty"`
-	Density    float64    `json:"density,omitempty"`
-	Why        string     `json:"why,omitempty"`
+	Tokens  int     `json:"tokens"`
+	Score   float64 `json:"score"` // fused score
+	Utility float64 `json:"utility,omitempty"`
+	Density float64 `json:"density,omitempty"`
+	Why     string  `json:"why,omitempty"`
+	// Other is what became of the chunk's other state, when it has one:
+	// "mutual-exclusion" (this state won) or "budget" (the other was
+	// denser but did not fit).
+	Other      string     `json:"other_state,omitempty"`
 	Text       string     `json:"text"`
 	Provenance Provenance `json:"provenance"`
 
@@ -101,6 +106,22 @@ type Quota struct {
 	Want    int    `json:"want"`
 	Got     int    `json:"got"`
 	Met     bool   `json:"met"`
+}
+
+// DropSummary counts the drops by reason: "budget 8, lower-density 1".
+func (r *Result) DropSummary() string { return dropSummary(r.Dropped) }
+
+func dropSummary(drops []Dropped) string {
+	counts := map[string]int{}
+	for _, d := range drops {
+		counts[d.Reason]++
+	}
+	reasons := make([]string, 0, len(counts))
+	for k, v := range counts {
+		reasons = append(reasons, fmt.Sprintf("%s %d", k, v))
+	}
+	slices.Sort(reasons)
+	return strings.Join(reasons, ", ")
 }
 
 // QuotaSummary is "quota T1 1/1 T2 0/1 (not met)": for each tier whose

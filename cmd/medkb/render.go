@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/medkb/medkb"
@@ -40,16 +39,7 @@ func render(w io.Writer, r *medkb.Result) {
 		fmt.Fprintf(w, "    %s\n", it.Text)
 	}
 	if len(r.Dropped) > 0 {
-		counts := map[string]int{}
-		for _, d := range r.Dropped {
-			counts[d.Reason]++
-		}
-		reasons := make([]string, 0, len(counts))
-		for k, v := range counts {
-			reasons = append(reasons, fmt.Sprintf("%s %d", k, v))
-		}
-		sort.Strings(reasons)
-		fmt.Fprintf(w, "\ndropped %d: %s\n", len(r.Dropped), strings.Join(reasons, ", "))
+		fmt.Fprintf(w, "\ndropped %d: %s\n", len(r.Dropped), r.DropSummary())
 	}
 	if r.Context != "" {
 		fmt.Fprintf(w, "\n--- context ---\n%s", r.Context)
@@ -73,6 +63,9 @@ func provenance(it medkb.Item) string {
 	}
 	if it.Why != "" {
 		p = append(p, "why: "+it.Why)
+	}
+	if it.Other != "" {
+		p = append(p, "other state: "+it.Other)
 	}
 	if len(p) == 0 {
 		return ""

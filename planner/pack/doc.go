@@ -116,4 +116,10 @@
 //   - The reason given for a chosen block's other state follows density
 //     order: a denser state that came first and did not fit is "budget";
 //     one that came after the chosen state is "mutual-exclusion".
+//   - A block Ebm leaves out is "budget" when no state of it fits the
+//     whole budget, "quota" when it would have fit in the tokens left
+//     plus those the quota gave blocks less dense than it, and
+//     "lower-density" otherwise: the denser blocks took the room. These
+//     are the reasons the paper lists; the order of the walk, not a
+//     counterfactual packing, decides them.
 package pack

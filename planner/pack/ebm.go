@@ -61,13 +61,26 @@ func packEbm(b *builder) {
 		b.res.QuotaPrice = price
 	}
 
+	left = p.Budget
+	rooms := pk.rooms[:0]
+	for _, m := range marks {
+		if m.taken >= 0 {
+			o := pool[order[m.taken]]
+			left -= int(o.tokens)
+			if m.quota {
+				rooms = append(rooms, quotaRoom{o.density, int(o.tokens)})
+			}
+		}
+	}
+	pk.rooms = sumRooms(rooms)
 	for i := range cands {
 		m := marks[i]
 		switch {
 		case m.first < 0:
 			b.drop(i, ReasonEmpty, option{})
 		case m.taken < 0:
-			b.drop(i, ReasonBudget, pool[order[m.first]])
+			best := pool[order[m.first]]
+			b.drop(i, dropReason(&cands[i], best.density, pk.rooms, left, p.Budget), best)
 		default:
 			why := WhyDensity
 			if m.quota {
@@ -268,6 +281,47 @@ func (s quotaShort) keptMetIn(after quotaShort) bool {
 		}
 	}
 	return true
+}
+
+// quotaRoom is a quota pick's density and the tokens of all quota picks
+// that dense or less (sumRooms).
+type quotaRoom struct {
+	density float64
+	tokens  int
+}
+
+// sumRooms sorts the quota picks by density and sums their tokens.
+func sumRooms(rooms []quotaRoom) []quotaRoom {
+	slices.SortFunc(rooms, func(x, y quotaRoom) int { return cmp.Compare(x.density, y.density) })
+	for k := 1; k < len(rooms); k++ {
+		rooms[k].tokens += rooms[k-1].tokens
+	}
+	return rooms
+}
+
+// dropReason says why Ebm left out block c, whose densest state has the
+// given density, with left tokens unused: no state fits the budget at
+// all; it would have fit in the room of the quota picks less dense than
+// it (rooms, from sumRooms); or the denser blocks took the room.
+func dropReason(c *Candidate, density float64, rooms []quotaRoom, left, budget int) Reason {
+	cheapest := c.A.Tokens
+	if c.B != nil && c.B.Tokens > 0 && (cheapest <= 0 || c.B.Tokens < cheapest) {
+		cheapest = c.B.Tokens
+	}
+	if cheapest > budget {
+		return ReasonBudget
+	}
+	freed := 0 // rooms are few (Kmin a tier): a scan beats a search
+	for _, r := range rooms {
+		if r.density >= density {
+			break
+		}
+		freed = r.tokens
+	}
+	if freed > 0 && cheapest <= left+freed {
+		return ReasonQuota
+	}
+	return ReasonLowerDensity
 }
 
 // otherFate says what happened to the state of a chosen block that was

@@ -52,10 +52,36 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 			t.Fatalf("%s: item %q has utility %v", p.Strategy, it.ID, it.Utility)
 		}
 	}
+	// What Ebm's reasons mean: ReasonBudget, no state fits the budget;
+	// ReasonQuota, the block fits in the tokens left plus those of the
+	// quota picks less dense than it; ReasonLowerDensity, it does not.
+	left := p.Budget - r.TokensUsed
 	for _, d := range r.Dropped {
 		seen[d.Index]++
-		if d.Tier != cands[d.Index].Tier || d.Reason == ReasonNone {
-			t.Fatalf("%s: drop %d (%q) is malformed: %+v", p.Strategy, d.Index, cands[d.Index].ID, d)
+		c := &cands[d.Index]
+		if d.Tier != c.Tier || d.Reason == ReasonNone {
+			t.Fatalf("%s: drop %d (%q) is malformed: %+v", p.Strategy, d.Index, c.ID, d)
+		}
+		if p.Strategy != Ebm {
+			continue
+		}
+		cheapest := math.MaxInt
+		for _, s := range []*State{&c.A, c.B} {
+			if s != nil && s.Tokens > 0 {
+				cheapest = min(cheapest, s.Tokens)
+			}
+		}
+		freed := 0
+		for _, it := range r.Items {
+			if it.Why == WhyQuota && it.Density < d.Density {
+				freed += it.Tokens
+			}
+		}
+		fits := cheapest <= p.Budget
+		quota := fits && freed > 0 && cheapest <= left+freed
+		if d.Reason == ReasonBudget && fits || d.Reason == ReasonQuota && !quota || d.Reason == ReasonLowerDensity && (!fits || quota) {
+			t.Fatalf("ebm: drop %q for %s, but fits the budget %t, %d tokens, %d left, %d in less dense quota picks",
+				c.ID, d.Reason, fits, cheapest, left, freed)
 		}
 	}
 	for i, n := range seen {

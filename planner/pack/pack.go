@@ -37,9 +37,11 @@ type Packer struct {
 	// retry, repriceQuota), and each block's cheapest option (quotaPass).
 	saved []blockMark
 	cheap []int32
-	// Each option's density-order position, and the upgrade pass's moves.
+	// Each option's density-order position, the upgrade pass's moves,
+	// and the quota picks by density (dropReason).
 	pos   []int32
 	moves []upgradeMove
+	rooms []quotaRoom
 	// The packed options awaiting assembly (builder).
 	picks []pick
 	// Exact's table.

@@ -46,8 +46,15 @@ type Reason uint8
 // nothing was left out.
 const (
 	ReasonNone Reason = iota
-	// ReasonBudget: it did not fit the budget left when its turn came.
+	// ReasonBudget: it did not fit the budget left when its turn came;
+	// for Ebm, no state of it fits the whole budget.
 	ReasonBudget
+	// ReasonLowerDensity (Ebm): it would fit the budget, but denser
+	// blocks took the room.
+	ReasonLowerDensity
+	// ReasonQuota (Ebm): it would have fit in the room that tiers'
+	// quotas gave blocks less dense than it.
+	ReasonQuota
 	// ReasonMutualExclusion: another state of the same block was taken.
 	ReasonMutualExclusion
 	// ReasonTruncated: FIFO and Semantic stopped at an earlier block that
@@ -68,6 +75,10 @@ func (r Reason) String() string {
 		return ""
 	case ReasonBudget:
 		return "budget"
+	case ReasonLowerDensity:
+		return "lower-density"
+	case ReasonQuota:
+		return "quota"
 	case ReasonMutualExclusion:
 		return "mutual-exclusion"
 	case ReasonTruncated:
