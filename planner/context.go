@@ -30,7 +30,7 @@ func (x *execution) assemble() error {
 		if d != nil {
 			it.Type, it.Time = d.Type, d.Time
 		}
-		line := lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, it.State) + it.Text + "\n"
+		line := lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, lineTag(it.State, it.Cut)) + it.Text + "\n"
 		// The packer costed the line under the largest citation number;
 		// the count under the item's own is exact, and never more.
 		it.Tokens = x.env.Count(line)
@@ -60,7 +60,10 @@ func (x *execution) assemble() error {
 // its document: the date is the day the document's time names (a month
 // or a year reads as its first day), and the document's type and title
 // are left to the source list.
-func lineHead(rank int, tier string, path bool, day base.Day, state string) string {
+//
+// The tag says the text is not the chunk's as written: "compressed" for
+// state B, "cut" for a text the uniform baseline cut short (lineTag).
+func lineHead(rank int, tier string, path bool, day base.Day, tag string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%d] %s", rank, tier)
 	if path {
@@ -69,11 +72,23 @@ func lineHead(rank int, tier string, path bool, day base.Day, state string) stri
 	if day != base.NoDay {
 		b.WriteString(" " + day.String())
 	}
-	if state == string(pack.StateB) {
-		b.WriteString(" compressed")
+	if tag != "" {
+		b.WriteString(" " + tag)
 	}
 	b.WriteString(": ")
 	return b.String()
+}
+
+// lineTag is the tag of lineHead for a state ("A", "B") whose text may
+// have been cut short.
+func lineTag(state string, cut bool) string {
+	switch {
+	case state == string(pack.StateB):
+		return "compressed"
+	case cut:
+		return "cut"
+	}
+	return ""
 }
 
 // source is an item's line in the source list.

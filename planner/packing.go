@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,7 +55,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	n := x.p.Pack
 	params := n.Params
 	params.Count = func(i int, cut string) int { // Uniform's cut texts, costed as lines
-		return x.lineTokens(cands[i], len(cands), "A", cut, -1)
+		return x.lineTokens(cands[i], len(cands), lineTag("A", isCut(cands[i], cut)), cut, -1)
 	}
 	if n.NowText == "" {
 		params.Now = base.DayOf(time.Now())
@@ -70,7 +71,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	var pathTexts []string
 	for i, c := range cands {
 		pc[i] = pack.Candidate{ID: c.id(), Tier: c.tier(), Day: c.day(), Rank: i,
-			A: pack.State{Text: c.text(), Tokens: x.lineTokens(c, len(cands), "A", c.text(), textTokens(c))}}
+			A: pack.State{Text: c.text(), Tokens: x.lineTokens(c, len(cands), lineTag("A", false), c.text(), textTokens(c))}}
 		if c.path != nil {
 			pathTexts = append(pathTexts, c.path.Text)
 			continue
@@ -80,7 +81,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		pc[i].NEntity, pc[i].NTotal, pc[i].Permanent = ch.NEntity, ch.NTotal, ch.Permanent
 		pc[i].Weak = !onePatient && weakVectorHit(c, bestCos)
 		if ch.HasB() {
-			pc[i].B = &pack.State{Text: ch.TextB, Tokens: x.lineTokens(c, len(cands), "B", ch.TextB, ch.TokensB), Sim: x.sim(ch.VectorB)}
+			pc[i].B = &pack.State{Text: ch.TextB, Tokens: x.lineTokens(c, len(cands), lineTag("B", false), ch.TextB, ch.TokensB), Sim: x.sim(ch.VectorB)}
 		}
 	}
 	if len(pathTexts) > 0 {
@@ -97,6 +98,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	for _, it := range r.Items {
 		item := x.item(cands[it.Index], string(it.State), it.Text, it.Utility, it.Density, string(it.Why))
 		item.weak, item.Other = pc[it.Index].Weak, it.Other.String()
+		item.Cut = it.State == pack.StateA && isCut(cands[it.Index], it.Text)
 		x.res.Items = append(x.res.Items, item)
 	}
 	firstDrop := len(x.res.Dropped)
@@ -148,13 +150,16 @@ func (x *execution) pathSims(ctx context.Context, pc []pack.Candidate, cands []*
 // candidates. Citation numbers are given after packing; none has more
 // digits than that, and a number with fewer digits never costs more. n is
 // the text's own count when known (stored at ingest), else -1.
-func (x *execution) lineTokens(c *candidate, all int, state, txt string, n int) int {
-	head := lineHead(all, c.tier().String(), c.path != nil, c.day(), state)
+func (x *execution) lineTokens(c *candidate, all int, tag, txt string, n int) int {
+	head := lineHead(all, c.tier().String(), c.path != nil, c.day(), tag)
 	if n < 0 {
 		return x.env.Count(head + txt + "\n")
 	}
 	return text.CountAround(x.env.Count, head, txt, "\n", n)
 }
+
+// isCut reports whether txt is c's text cut short (the uniform baseline).
+func isCut(c *candidate, txt string) bool { return txt != strings.TrimSpace(c.text()) }
 
 // textTokens is what c's full text alone costs, stored at ingest for a
 // chunk; -1 (not known) for a graph path.

@@ -44,6 +44,8 @@ type Item struct {
 	Type  string `json:"type,omitempty"`
 	Time  string `json:"time,omitempty"`
 	State string `json:"state"` // "A" full text, "B" compressed
+	// Cut: the uniform baseline cut the full text short.
+	Cut bool `json:"cut,omitempty"`
 	// Tokens is the item's cost in the context: its whole line, citation
 	// number and tags included, not only Text.
 	Tokens  int     `json:"tokens"`
