@@ -114,8 +114,22 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 			bStates++
 		}
 	}
-	for _, q := range r.Quota {
-		x.res.Quota = append(x.res.Quota, Quota{Tier: q.Tier.String(), Present: q.Present, Want: q.Want, Got: q.Got, Met: q.Met})
+	var weak [base.T4 + 1]int
+	for i := range pc {
+		if pc[i].Weak {
+			weak[pc[i].Tier]++
+		}
+	}
+	quota := r.Quota
+	for _, t := range base.Tiers {
+		q := Quota{Tier: t.String(), Met: true, Weak: weak[t]}
+		if len(quota) > 0 && quota[0].Tier == t {
+			q.Present, q.Want, q.Got, q.Met = quota[0].Present, quota[0].Want, quota[0].Got, quota[0].Met
+			quota = quota[1:]
+		} else if weak[t] == 0 {
+			continue
+		}
+		x.res.Quota = append(x.res.Quota, q)
 	}
 	detail := fmt.Sprintf("packed %d of %d (%d in state B), %d/%d tokens; %s",
 		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, x.res.QuotaSummary())

@@ -101,13 +101,16 @@ type Path struct {
 	Score     float64  `json:"score"`
 }
 
-// Quota is one tier's minimum and whether packing met it.
+// Quota is one tier's minimum and whether packing met it. A tier whose
+// candidates are all weak hits (pack.Candidate.Weak) is listed with
+// Present 0: the quota does not pull a weak hit in.
 type Quota struct {
 	Tier    string `json:"tier"`
 	Present int    `json:"present"`
 	Want    int    `json:"want"`
 	Got     int    `json:"got"`
 	Met     bool   `json:"met"`
+	Weak    int    `json:"weak,omitempty"` // the tier's weak hits, which the quota does not count
 }
 
 // DropSummary counts the drops by reason: "budget 8, lower-density 1".
@@ -128,21 +131,32 @@ func dropSummary(drops []Dropped) string {
 
 // QuotaSummary is "quota T1 1/1 T2 0/1 (not met)": for each tier whose
 // quota wants blocks, those packed of those wanted; "no tier quota
-// applies" when none wants any (kmin 0, or nothing to pack).
+// applies" when none wants any (kmin 0, or nothing to pack). Tiers
+// present only as weak hits follow: "; T4 weak hits only, no quota".
 func (r *Result) QuotaSummary() string {
 	var sb strings.Builder
+	var weakOnly []string
+	kminZero := false // no quota wants anything anyway
 	for _, q := range r.Quota {
 		if q.Want > 0 {
 			fmt.Fprintf(&sb, " %s %d/%d", q.Tier, q.Got, q.Want)
 		}
+		if q.Present == 0 && q.Weak > 0 {
+			weakOnly = append(weakOnly, q.Tier)
+		}
+		kminZero = kminZero || q.Present > 0 && q.Want == 0
+	}
+	weak := ""
+	if len(weakOnly) > 0 && !kminZero {
+		weak = "; " + strings.Join(weakOnly, ", ") + " weak hits only, no quota"
 	}
 	switch {
 	case sb.Len() == 0:
-		return "no tier quota applies"
+		return "no tier quota applies" + weak
 	case r.QuotaMet:
-		return "quota" + sb.String() + " (met)"
+		return "quota" + sb.String() + " (met)" + weak
 	}
-	return "quota" + sb.String() + " (not met)"
+	return "quota" + sb.String() + " (not met)" + weak
 }
 
 // OpReport is one operator's EXPLAIN ANALYZE line.
