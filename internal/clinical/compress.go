@@ -60,11 +60,11 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 		kept := trimEnd(s[span[0]:span[1]])
 		frags = append(frags, fragment{kept, span[0]})
 	}
-	// allergen: a Chinese allergy has been named (zhAllergen), so what
-	// follows tells its reaction and course (zhReaction).
-	allergen := false
 	rest := spans
 	for _, sent := range sentenceSpans(s) {
+		// allergen: the sentence has named a Chinese allergy (zhAllergen),
+		// so what follows in it tells the reaction and its course.
+		allergen := false
 		var inSentence [][2]int
 		inSentence, rest = spansWithin(rest, sent)
 		if len(inSentence) == 0 {
@@ -78,14 +78,15 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 			inClause, inSentence = spansWithin(inSentence, cl)
 			clause := s[cl[0]:cl[1]]
 			if zh {
-				if kept, cut := zhReaction(clause, shift(inClause, -cl[0]), allergen); cut {
-					if kept != "" {
+				drop, ok := zhReaction(clause, shift(inClause, -cl[0]), allergen)
+				allergen = allergen || zhAllergen(s, inClause)
+				if ok {
+					if drop[1] < len(clause) {
+						kept := withoutRanges(s, cl[0], cl[0]+drop[0], refs) + trimEnd(withoutRanges(s, cl[0]+drop[1], cl[1], refs))
 						frags = append(frags, fragment{kept, -1})
 					}
-					allergen = allergen || zhAllergen(s, inClause)
 					continue
 				}
-				allergen = allergen || zhAllergen(s, inClause)
 			}
 			switch {
 			case len(inClause) > 0 && zh:
@@ -162,15 +163,22 @@ func join(s string, frags []fragment, sep string, ranges [][2]int) string {
 			b.WriteString(f.text)
 			continue
 		}
-		at, end := f.start, f.start+len(f.text)
-		for _, r := range ranges {
-			if r[0] >= at && r[1] <= end {
-				b.WriteString(s[at:r[0]])
-				at = r[1]
-			}
-		}
-		b.WriteString(s[at:end])
+		b.WriteString(withoutRanges(s, f.start, f.start+len(f.text), ranges))
 	}
+	return b.String()
+}
+
+// withoutRanges is s[at:end] without the ranges of s (by offset) that lie
+// inside it.
+func withoutRanges(s string, at, end int, ranges [][2]int) string {
+	var b strings.Builder
+	for _, r := range ranges {
+		if r[0] >= at && r[1] <= end {
+			b.WriteString(s[at:r[0]])
+			at = r[1]
+		}
+	}
+	b.WriteString(s[at:end])
 	return b.String()
 }
 
@@ -252,29 +260,31 @@ var zhReactionMarks = []string{"出现", "表现为"}
 var zhCourseTerms = compileTerms([]string{"缓解", "消退", "好转", "痊愈", "治愈"})
 
 // zhAllergen reports whether one of the key spans of s names an allergy
-// ("对头孢类抗生素过敏", "碘造影剂过敏史"), not denied ("否认药物过敏史")
-// and not a reaction ("过敏性休克").
+// ("对头孢类抗生素过敏", "碘造影剂过敏史"): not denied ("否认药物过敏史",
+// "无药物过敏史") and not a reaction ("过敏性休克"). Traditional
+// characters (過敏) do not match, so a Traditional text keeps its
+// clauses whole.
 func zhAllergen(s string, keys [][2]int) bool {
 	for _, sp := range keys {
 		k := s[sp[0]:sp[1]]
-		if strings.Contains(k, "过敏") && !strings.Contains(k, "过敏性") && !strings.HasPrefix(k, "否认") {
+		if strings.Contains(k, "过敏") && !strings.Contains(k, "过敏性") && !negation.MatchString(k) {
 			return true
 		}
 	}
 	return false
 }
 
-// zhReaction compresses a clause of a Chinese allergy history, keys its
-// key spans: once the allergen is named (allergen, or by a key of the
-// clause before the reaction mark), the circumstances between it and the
-// reaction go ("对X过敏：2014年静滴头孢曲松后出现全身皮疹" becomes
-// "对X过敏：出现全身皮疹"), and a keyless clause on the reaction's course
-// goes whole ("经抗过敏治疗后缓解": kept is ""). cut is false when the
-// clause stays as it is.
-func zhReaction(clause string, keys [][2]int, allergen bool) (kept string, cut bool) {
-	if len(keys) == 0 && allergen && zhCourseTerms.any(clause) {
-		return "", true
-	}
+// zhReaction finds what to drop from a clause of a Chinese allergy
+// history, given the clause's key spans. Once the allergen is named
+// (allergen, or by a key of the clause before the reaction mark), the
+// circumstances between it and the reaction go:
+// "对X过敏：2014年静滴头孢曲松后出现全身皮疹" keeps "对X过敏：出现全身皮疹".
+// A keyless clause on how the reaction ended, with no reaction of its
+// own, goes whole ("经抗过敏治疗后缓解"). drop is the span to cut, in
+// bytes of clause; ok is false when the clause stays as it is, as it
+// does when the span would hold a key or a negation ("未出现不适" must not
+// become "出现不适").
+func zhReaction(clause string, keys [][2]int, allergen bool) (drop [2]int, ok bool) {
 	mark := -1
 	for _, m := range zhReactionMarks {
 		if i := strings.Index(clause, m); i >= 0 && (mark < 0 || i < mark) {
@@ -282,7 +292,8 @@ func zhReaction(clause string, keys [][2]int, allergen bool) (kept string, cut b
 		}
 	}
 	if mark < 0 {
-		return "", false
+		whole := len(keys) == 0 && allergen && zhCourseTerms.any(clause)
+		return [2]int{0, len(clause)}, whole
 	}
 	lead := 0 // the clause up to here is kept: the allergen and its colon
 	for _, sp := range keys {
@@ -290,23 +301,20 @@ func zhReaction(clause string, keys [][2]int, allergen bool) (kept string, cut b
 			lead, allergen = sp[1], true
 		}
 	}
-	if !allergen {
-		return "", false
-	}
 	for _, colon := range []string{"：", ":"} {
 		if strings.HasPrefix(clause[lead:], colon) {
 			lead += len(colon)
 		}
 	}
+	if !allergen || lead >= mark || negation.MatchString(clause[lead:mark]) {
+		return drop, false
+	}
 	for _, sp := range keys {
 		if sp[0] < mark && sp[1] > lead {
-			return "", false // a key among the circumstances: keep them
+			return drop, false // a key among the circumstances: keep them
 		}
 	}
-	if lead >= mark {
-		return "", false
-	}
-	return clause[:lead] + trimEnd(clause[mark:]), true
+	return [2]int{lead, mark}, true
 }
 
 // trimEnd drops the closing punctuation of a sentence or clause kept whole.
