@@ -54,8 +54,9 @@ type Item struct {
 	Density float64 `json:"density,omitempty"`
 	Why     string  `json:"why,omitempty"`
 	// Other is what became of the chunk's other state, when it has one:
-	// "mutual-exclusion" (this state won) or "budget" (the other was
-	// denser but did not fit).
+	// "mutual-exclusion" (this state won), "budget" (the other was
+	// denser but did not fit) or "a-only" (a baseline strategy, which
+	// considers full texts only).
 	Other      string     `json:"other_state,omitempty"`
 	Text       string     `json:"text"`
 	Provenance Provenance `json:"provenance"`
@@ -132,7 +133,8 @@ func dropSummary(drops []Dropped) string {
 // QuotaSummary is "quota T1 1/1 T2 0/1 (not met)": for each tier whose
 // quota wants blocks, those packed of those wanted; "no tier quota
 // applies" when none wants any (kmin 0, or nothing to pack). Tiers
-// present only as weak hits follow: "; T4 weak hits only, no quota".
+// present only as weak hits follow, "; T4 weak hits only, no quota",
+// unless the quota is visibly off (kmin 0: a tier with blocks wants none).
 func (r *Result) QuotaSummary() string {
 	var sb strings.Builder
 	var weakOnly []string

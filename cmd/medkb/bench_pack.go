@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strconv"
@@ -81,7 +82,7 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 		return nil, fmt.Errorf("--embedder: %w", err)
 	}
 	if len(cases) == 0 {
-		return nil, fmt.Errorf("%s holds no case", f.cases)
+		return nil, fmt.Errorf("%s holds no case", cmp.Or(f.cases, f.medqa))
 	}
 	if f.record {
 		cases = rrce.WithRecordInQuery(cases)
@@ -116,7 +117,10 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 			cfg := rrce.DefaultConfig()
 			cfg.Params.SimFloor = floor
 			var err error
-			if cfg.Windows, err = parseInts(windows); err != nil {
+			if cfg.Windows, err = parseInts(windows); err == nil {
+				cfg.Windows, err = rrce.SortWindows(cfg.Windows)
+			}
+			if err != nil {
 				return fmt.Errorf("--windows: %w", err)
 			}
 			s, err := cf.suite(cmd)

@@ -311,14 +311,15 @@ func dropReason(c *Candidate, density float64, rooms []quotaRoom, left, budget i
 	if cheapest > budget {
 		return ReasonBudget
 	}
-	freed := 0 // rooms are few (Kmin a tier): a scan beats a search
-	for _, r := range rooms {
-		if r.density >= density {
-			break
+	lo, hi := 0, len(rooms) // rooms[:lo] are less dense than the block
+	for lo < hi {
+		if mid := (lo + hi) / 2; rooms[mid].density < density {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
-		freed = r.tokens
 	}
-	if freed > 0 && cheapest <= left+freed {
+	if lo > 0 && cheapest <= left+rooms[lo-1].tokens {
 		return ReasonQuota
 	}
 	return ReasonLowerDensity

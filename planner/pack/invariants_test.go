@@ -77,6 +77,9 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 				freed += it.Tokens
 			}
 		}
+		if cheapest <= left {
+			t.Fatalf("ebm: dropped %q (%d tokens) with %d tokens left", c.ID, cheapest, left)
+		}
 		fits := cheapest <= p.Budget
 		quota := fits && freed > 0 && cheapest <= left+freed
 		if d.Reason == ReasonBudget && fits || d.Reason == ReasonQuota && !quota || d.Reason == ReasonLowerDensity && (!fits || quota) {

@@ -46,8 +46,11 @@ type Reason uint8
 // nothing was left out.
 const (
 	ReasonNone Reason = iota
-	// ReasonBudget: it did not fit the budget left when its turn came;
-	// for Ebm, no state of it fits the whole budget.
+	// ReasonBudget: it did not fit the budget left when its turn came.
+	// For a block Ebm leaves out, it says more: no state of the block
+	// fits the whole budget (else the reason is ReasonQuota or
+	// ReasonLowerDensity); for a chosen block's other state (Item.Other),
+	// it is the plain meaning.
 	ReasonBudget
 	// ReasonLowerDensity (Ebm): it would fit the budget, but denser
 	// blocks took the room.

@@ -268,9 +268,9 @@ func (s *Segment) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// fieldError words a JSON type mismatch by the field's own name ("text:
-// want string, got number"), not the decoder's path through the types
-// UnmarshalJSON uses.
+// fieldError words a JSON type mismatch by the field's own name and JSON
+// kinds ("text: want a string, got number"), not the decoder's path
+// through the types UnmarshalJSON uses nor Go's type names.
 func fieldError(err error) error {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) {
@@ -289,16 +289,20 @@ func fieldError(err error) error {
 // jsonKind names the JSON value that decodes into t.
 func jsonKind(t reflect.Type) string {
 	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
 	case reflect.String:
 		return "a string"
 	case reflect.Bool:
 		return "true or false"
 	case reflect.Slice, reflect.Array:
 		return "a list"
-	case reflect.Struct, reflect.Map, reflect.Pointer, reflect.Interface:
+	case reflect.Struct, reflect.Map, reflect.Interface:
 		return "an object"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
 	}
-	return "a number"
+	return "a whole number"
 }
 
 // jsonLine is line number line of a JSON Lines file, without the white

@@ -105,14 +105,21 @@ func MedQACases(path string, sample MedQASample) (cases []Case, warnings []strin
 	if sample.Validation {
 		skip = n
 	}
+	if sample.Validation && sample.N <= 0 {
+		return nil, nil, fmt.Errorf("%s: a validation sample needs a size: it is the N eligible vignettes after the sample's N", path)
+	}
 	rng := rand.New(rand.NewPCG(uint64(sample.Seed), 0x6d65647161)) // "medqa"
 	var picked []int
 	byItem := map[int]Case{}
+	eligible := 0
 	for _, k := range rng.Perm(len(items)) {
 		if len(picked) == n {
 			break
 		}
 		c, ok := medqaCase(&items[k], sample.QuestionOnly)
+		if ok {
+			eligible++
+		}
 		switch {
 		case !ok:
 		case skip > 0:
@@ -122,13 +129,19 @@ func MedQACases(path string, sample MedQASample) (cases []Case, warnings []strin
 			byItem[k] = c
 		}
 	}
+	after := ""
+	if sample.Validation {
+		after = fmt.Sprintf(" after the sample's %d", n)
+	}
 	switch {
 	case questions == 0:
 		return nil, nil, fmt.Errorf(`%s: no line has a "question": not a MedQA file (a case file goes to --cases)`, path)
+	case eligible == 0:
+		return nil, nil, fmt.Errorf("%s: none of %s is eligible: a stem whose sentences before the question are of two kinds or more, one of them a T1/T2 finding", path, counted(len(items), "vignette"))
 	case len(picked) == 0:
-		return nil, nil, fmt.Errorf("%s: none of %d vignettes is eligible: a stem whose sentences before the question are of two kinds or more, one of them a T1/T2 finding", path, len(items))
+		return nil, nil, fmt.Errorf("%s: no eligible vignette is left%s (eligible: %d)", path, after, eligible)
 	case sample.N > 0 && len(picked) < n:
-		warnings = append(warnings, fmt.Sprintf("%s: the sample has %d vignettes, not %d: no more are eligible", path, len(picked), n))
+		warnings = append(warnings, fmt.Sprintf("%s: the sample has %s%s, not %d: no more are eligible", path, counted(len(picked), "vignette"), after, n))
 	}
 	slices.Sort(picked)
 	out := make([]Case, len(picked))

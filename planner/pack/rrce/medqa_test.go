@@ -144,15 +144,22 @@ func TestMedQAFiles(t *testing.T) {
 	first, _, _ := strings.Cut(string(lines), "\n")
 	path := write("bom.jsonl", "\ufeff"+first+"\n\n  \n")
 	cases, warnings, err := MedQACases(path, MedQASample{N: 3, Seed: 1})
-	if err != nil || len(cases) != 1 || len(warnings) != 1 || !strings.Contains(warnings[0], "the sample has 1 vignettes, not 3") {
+	if err != nil || len(cases) != 1 || len(warnings) != 1 || !strings.Contains(warnings[0], "the sample has 1 vignette, not 3") {
 		t.Errorf("one vignette, sample of 3: %d cases, warnings %q, %v", len(cases), warnings, err)
 	}
 	if _, warnings, _ := MedQACases(path, MedQASample{Seed: 1}); len(warnings) != 0 {
 		t.Errorf("every eligible vignette, warned %q", warnings)
 	}
+	if _, _, err := MedQACases(path, MedQASample{N: 3, Seed: 1, Validation: true}); err == nil ||
+		!strings.Contains(err.Error(), "no eligible vignette is left after the sample's 3 (eligible: 1)") {
+		t.Errorf("validation after a sample that took every vignette: %v", err)
+	}
+	if _, _, err := MedQACases(path, MedQASample{Seed: 1, Validation: true}); err == nil || !strings.Contains(err.Error(), "needs a size") {
+		t.Errorf("validation without a size: %v", err)
+	}
 	for _, tc := range []struct{ content, want string }{
 		{`{"id": "a", "query": "q", "segments": []}`, `no line has a "question"`},
-		{`{"question": "Hi?", "options": {"A": "x"}}`, "none of 1 vignettes is eligible"},
+		{`{"question": "Hi?", "options": {"A": "x"}}`, "none of 1 vignette is eligible"},
 		{first + "\n[1]", ":2: want an object, got array"},
 		{`{"question": 5}`, ":1: question: want a string, got number"},
 	} {

@@ -65,7 +65,7 @@ func TestReport(t *testing.T) {
 			t.Errorf("%s: RRCE has %d windows", st, len(rep.RRCE[st.String()]))
 		}
 	}
-	if r := rep.UtilityRatioVsExact; r <= 0 || r > 1+1e-9 {
+	if r := rep.UtilityRatioVsExact; r == nil || *r <= 0 || *r > 1+1e-9 {
 		t.Errorf("ebm/exact utility ratio %v outside (0, 1]", r)
 	}
 }
@@ -95,6 +95,18 @@ func TestNothingCountedIsNotZero(t *testing.T) {
 	}
 	if !strings.Contains(table.String(), "n/a") || !strings.Contains(table.String(), "exact refused 4 of 4 at 8192 tokens") {
 		t.Errorf("table does not say what exact refused:\n%s", table.String())
+	}
+
+	cfg.Windows = []int{8192}
+	if rep, err = s.Run(cfg); err != nil {
+		t.Fatal(err)
+	}
+	table.Reset()
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if rep.UtilityRatioVsExact != nil || !strings.Contains(table.String(), "utility ratio: n/a") {
+		t.Errorf("exact refused every pair, yet the ratio is %v:\n%s", rep.UtilityRatioVsExact, table.String())
 	}
 
 	noT1T2 := tinyCases(t)

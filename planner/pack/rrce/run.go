@@ -41,7 +41,7 @@ func DefaultConfig() Config {
 type Report struct {
 	Cases               int                           `json:"cases"`
 	RRCE                map[string]map[string]float64 `json:"rrce"`
-	UtilityRatioVsExact float64                       `json:"utility_ratio_vs_exact"`
+	UtilityRatioVsExact *float64                      `json:"utility_ratio_vs_exact"` // nil (null) when Exact solved no pair
 	KminAblation        map[string]float64            `json:"kmin_ablation"`
 	// AblationWindow is the budget of the k_min ablation.
 	AblationWindow int `json:"kmin_ablation_window"`
@@ -139,8 +139,26 @@ func (s *Suite) Run(cfg Config) (*Report, error) {
 			r.KminAblation[strconv.Itoa(kmin)] = fraction(ablation[k], r.Signals)
 		}
 	}
-	r.UtilityRatioVsExact = fraction2(ratioSum, r.RatioPairs)
+	if r.RatioPairs > 0 {
+		ratio := ratioSum / float64(r.RatioPairs)
+		r.UtilityRatioVsExact = &ratio
+	}
 	return r, nil
+}
+
+// SortWindows returns the windows sorted, or an error naming one that is
+// not a positive number of tokens or is given twice.
+func SortWindows(windows []int) ([]int, error) {
+	sorted := slices.Sorted(slices.Values(windows))
+	for i, w := range sorted {
+		if w < 1 {
+			return nil, fmt.Errorf("window %d is not a positive number of tokens", w)
+		}
+		if i > 0 && sorted[i-1] == w {
+			return nil, fmt.Errorf("window %d given twice", w)
+		}
+	}
+	return sorted, nil
 }
 
 // fill sets the defaults, and sorts the windows: the table's columns and
@@ -149,14 +167,9 @@ func (cfg *Config) fill() error {
 	if cfg.Windows == nil {
 		cfg.Windows = DefaultWindows
 	}
-	cfg.Windows = slices.Sorted(slices.Values(cfg.Windows))
-	for i, w := range cfg.Windows {
-		if w < 1 {
-			return fmt.Errorf("rrce: window %d is not a positive number of tokens", w)
-		}
-		if i > 0 && cfg.Windows[i-1] == w {
-			return fmt.Errorf("rrce: window %d given twice", w)
-		}
+	var err error
+	if cfg.Windows, err = SortWindows(cfg.Windows); err != nil {
+		return err
 	}
 	if cfg.Strategies == nil {
 		cfg.Strategies = pack.Strategies[:]
@@ -279,11 +292,9 @@ func grid(rows, cols int) [][]int {
 	return g
 }
 
-func fraction(n, d int) float64 { return fraction2(float64(n), d) }
-
-func fraction2(x float64, d int) float64 {
+func fraction(n, d int) float64 {
 	if d == 0 {
 		return 0
 	}
-	return x / float64(d)
+	return float64(n) / float64(d)
 }

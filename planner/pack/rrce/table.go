@@ -28,7 +28,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		sb.WriteString("\n")
 	}
-	fmt.Fprintf(&sb, "ebm/exact utility ratio: %.4f over %d (case, window) pairs\n", r.UtilityRatioVsExact, r.RatioPairs)
+	if r.UtilityRatioVsExact != nil {
+		fmt.Fprintf(&sb, "ebm/exact utility ratio: %.4f over %d (case, window) pairs\n", *r.UtilityRatioVsExact, r.RatioPairs)
+	} else {
+		sb.WriteString("ebm/exact utility ratio: n/a (exact solved no case at any window)\n")
+	}
 	for _, win := range r.Windows {
 		if n := r.ExactRefused[strconv.Itoa(win)]; n > 0 {
 			fmt.Fprintf(&sb, "exact refused %d of %d at %d tokens (too large to solve quickly); its RRCE there leaves them out\n",
