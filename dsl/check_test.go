@@ -110,7 +110,7 @@ func TestCheckHandBuilt(t *testing.T) {
 		},
 		`unknown fusion method "max"; use rrf, weighted or docvote`: {Retrieve: text, Fuse: &FuseClause{Method: "max"}},
 		"EXPAND needs at least one metapath":                        {Retrieve: text, Expand: &ExpandClause{}},
-		`unknown strategy "best"; use ebm, exact, fifo, semantic, uniform`: {
+		`unknown strategy "best"; use ebm, paper, exact, fifo, semantic, uniform`: {
 			Retrieve: text, Pack: &PackClause{Budget: &Num{Text: "1"}, Strategy: &Name{Text: "best"}},
 		},
 		`lambda must be a number, got "1e3"`:                   {Retrieve: text, Pack: &PackClause{Budget: &Num{Text: "1"}, Lambda: &Num{Text: "1e3"}}},

@@ -31,5 +31,5 @@ func defaultWeights() [4]float64 { return [4]float64{2.5, 2.5, 1, 1} }
 
 // strategies lists the PACK strategies in the order messages name them.
 func strategies() []string {
-	return []string{StrategyEBM, StrategyExact, StrategyFIFO, StrategySemantic, StrategyUniform}
+	return []string{StrategyEBM, StrategyPaper, StrategyExact, StrategyFIFO, StrategySemantic, StrategyUniform}
 }

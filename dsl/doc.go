@@ -39,7 +39,7 @@
 // 1)), lambda >= 0 per year (0.02), epsilon 0..1 (0), floor 0..1 (0.5; the
 // similarity floor, Sim = (1 - floor) * cosine + floor * tokens / 20),
 // strategy ebm,
-// exact, fifo, semantic or uniform (ebm), now a date ("" = time of
+// paper, exact, fifo, semantic or uniform (ebm), now a date ("" = time of
 // execution); LIMIT 1..1000000 (10, or no cap with PACK); query text
 // non-empty and at most 4096 bytes; the statement at most 64 KiB (checked
 // before parsing).

@@ -79,7 +79,8 @@ type Metapath struct {
 
 // The packing strategies.
 const (
-	StrategyEBM      = "ebm"      // evidence-tier greedy knapsack (the paper's)
+	StrategyEBM      = "ebm"      // evidence-tier greedy knapsack (the paper's, with medkb's additions)
+	StrategyPaper    = "paper"    // the paper's greedy as published
 	StrategyExact    = "exact"    // exact MCKP by dynamic programming
 	StrategyFIFO     = "fifo"     // input order until full
 	StrategySemantic = "semantic" // by similarity until full

@@ -49,6 +49,11 @@
 // benchmarks this lifts the greedy from 0.92-0.99 of the exact optimum's
 // utility to 0.986-0.993 (README, "The priced quota").
 //
+// Paper is the paper's greedy as published, without medkb's additions
+// (the quota retry in cheapest states, the upgrade pass, the priced
+// quota): the quota pass, then the density walk. It is there to measure
+// what the additions bring (README, the MedQA table).
+//
 // Cost: one sort of at most 2n small integers, a few linear walks (the
 // priced quota pass walks the pool once per quota place), no maps. A
 // Packer reuses that scratch memory across calls.

@@ -22,8 +22,9 @@ type blockMark struct {
 
 // packEbm is the paper's greedy: flatten, sort by density, quota pass per
 // tier, then the density walk with mutual-exclusion and budget checks;
-// with medkb's additions: the quota retry in cheapest states, the
-// upgrade pass, and the priced quota (repriceQuota).
+// with medkb's additions, unless the strategy is Paper: the quota retry
+// in cheapest states, the upgrade pass, and the priced quota
+// (repriceQuota).
 func packEbm(b *builder) {
 	cands, p, pk := b.cands, b.p, b.pk
 	pk.pool = appendOptions(resize(pk.pool, 2*len(cands))[:0], cands, p)
@@ -42,7 +43,8 @@ func packEbm(b *builder) {
 	}
 
 	left, short := quotaPass(b, false)
-	if short.total() > 0 {
+	additions := p.Strategy == Ebm
+	if additions && short.total() > 0 {
 		// The quota blocks' densest states left a quota place empty for
 		// lack of budget. Try again with each quota block in its cheapest
 		// state, and keep that try if it fills more places without
@@ -56,9 +58,11 @@ func packEbm(b *builder) {
 		}
 	}
 	left, price := densityWalk(pool, order, marks, left)
-	upgrade(pk, left)
-	if price > 0 && p.Kmin > 0 && repriceQuota(b, short, price) {
-		b.res.QuotaPrice = price
+	if additions {
+		upgrade(pk, left)
+		if price > 0 && p.Kmin > 0 && repriceQuota(b, short, price) {
+			b.res.QuotaPrice = price
+		}
 	}
 
 	left = p.Budget

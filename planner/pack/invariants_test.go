@@ -62,7 +62,7 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 		if d.Tier != c.Tier || d.Reason == ReasonNone {
 			t.Fatalf("%s: drop %d (%q) is malformed: %+v", p.Strategy, d.Index, c.ID, d)
 		}
-		if p.Strategy != Ebm {
+		if p.Strategy != Ebm && p.Strategy != Paper {
 			continue
 		}
 		cheapest := math.MaxInt

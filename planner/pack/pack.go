@@ -64,7 +64,7 @@ func (pk *Packer) Pack(cands []Candidate, p Params) (*Result, error) {
 	}
 	b := newBuilder(cands, &p, pk)
 	switch p.Strategy {
-	case Ebm:
+	case Ebm, Paper:
 		packEbm(b)
 	case Exact:
 		if err := packExact(b); err != nil {

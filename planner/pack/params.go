@@ -90,7 +90,7 @@ func (p *Params) validate() error {
 		return fmt.Errorf("%w: epsilon %v must be a finite number >= 0", ErrInvalid, p.Epsilon)
 	case !(p.SimFloor >= 0 && p.SimFloor <= 1):
 		return fmt.Errorf("%w: similarity floor %v must be in [0, 1]", ErrInvalid, p.SimFloor)
-	case p.Strategy > Uniform:
+	case int(p.Strategy) >= len(strategyNames):
 		return fmt.Errorf("%w: unknown strategy %d", ErrInvalid, p.Strategy)
 	case p.Strategy == Uniform && p.Count == nil:
 		return fmt.Errorf("%w: strategy uniform needs Params.Count to cost the text it cuts", ErrInvalid)
@@ -108,10 +108,12 @@ func finiteNonNegative(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 // Strategy is a packing algorithm.
 type Strategy uint8
 
-// The strategies: the paper's greedy, the exact optimum, and the paper's
-// three baselines.
+// The strategies: the paper's greedy with medkb's additions, the paper's
+// greedy as published, the exact optimum, and the paper's three
+// baselines.
 const (
 	Ebm      Strategy = iota // density greedy with tier quota and state B
+	Paper                    // Ebm without medkb's additions: quota pass, then density walk
 	Exact                    // optimal multiple-choice knapsack by dynamic programming
 	FIFO                     // input order, state A, until the first block that does not fit
 	Semantic                 // similarity order, state A, same stopping rule as FIFO
@@ -119,9 +121,9 @@ const (
 )
 
 // Strategies lists every strategy in declaration order.
-var Strategies = [...]Strategy{Ebm, Exact, FIFO, Semantic, Uniform}
+var Strategies = [...]Strategy{Ebm, Paper, Exact, FIFO, Semantic, Uniform}
 
-var strategyNames = [...]string{"ebm", "exact", "fifo", "semantic", "uniform"}
+var strategyNames = [...]string{"ebm", "paper", "exact", "fifo", "semantic", "uniform"}
 
 // String returns the strategy's name in the query language.
 func (s Strategy) String() string {

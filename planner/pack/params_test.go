@@ -19,7 +19,7 @@ func TestParseStrategy(t *testing.T) {
 		t.Fatalf("case-insensitive parse: %v, %v", got, err)
 	}
 	_, err := ParseStrategy("greedy")
-	if !errors.Is(err, ErrInvalid) || err.Error() != `medkb: invalid packing input: unknown strategy "greedy" (want ebm, exact, fifo, semantic, uniform)` {
+	if !errors.Is(err, ErrInvalid) || err.Error() != `medkb: invalid packing input: unknown strategy "greedy" (want ebm, paper, exact, fifo, semantic, uniform)` {
 		t.Fatalf("got %v", err)
 	}
 }

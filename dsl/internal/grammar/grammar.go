@@ -153,7 +153,7 @@ type PackOption struct {
 // Strategy names a packing strategy.
 type Strategy struct {
 	Pos  lexer.Position
-	Name string `parser:"@('ebm' | 'exact' | 'fifo' | 'semantic' | 'uniform')"`
+	Name string `parser:"@('ebm' | 'paper' | 'exact' | 'fifo' | 'semantic' | 'uniform')"`
 }
 
 // Limit caps the number of results.

@@ -82,7 +82,7 @@ func Words() []string {
 		"FUSE", "rrf", "weighted", "docvote", "alpha", "m",
 		"EXPAND", "metapath", "HOPS", "WHEN", "entities",
 		"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "strategy",
-		"ebm", "exact", "fifo", "semantic", "uniform", "now",
+		"ebm", "paper", "exact", "fifo", "semantic", "uniform", "now",
 		"LIMIT",
 	}
 }

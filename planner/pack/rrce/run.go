@@ -41,8 +41,11 @@ func DefaultConfig() Config {
 type Report struct {
 	Cases               int                           `json:"cases"`
 	RRCE                map[string]map[string]float64 `json:"rrce"`
-	UtilityRatioVsExact *float64                      `json:"utility_ratio_vs_exact"` // nil (null) when Exact solved no pair
-	KminAblation        map[string]float64            `json:"kmin_ablation"`
+	UtilityRatioVsExact *float64                      `json:"utility_ratio_vs_exact"` // Ebm's; nil (null) when Exact solved no pair
+	// PaperUtilityRatioVsExact is the same for the paper's greedy as
+	// published (pack.Paper), when it ran.
+	PaperUtilityRatioVsExact *float64           `json:"paper_utility_ratio_vs_exact,omitempty"`
+	KminAblation             map[string]float64 `json:"kmin_ablation"`
 	// AblationWindow is the budget of the k_min ablation.
 	AblationWindow int `json:"kmin_ablation_window"`
 	// ExactRefused counts, per window, the cases where Exact refused
@@ -65,11 +68,11 @@ type Report struct {
 // caseResult is one case's counts, reduced in case order so that sums
 // do not depend on scheduling.
 type caseResult struct {
-	survived [][]int // [strategy][window]
-	judged   [][]int // T1/T2 signals per [strategy][window] (0 where Exact refused)
-	refused  []int   // per window: 1 where Exact refused
-	ratioSum float64
-	ratioN   int
+	survived [][]int    // [strategy][window]
+	judged   [][]int    // T1/T2 signals per [strategy][window] (0 where Exact refused)
+	refused  []int      // per window: 1 where Exact refused
+	ratioSum [2]float64 // Ebm's and Paper's utility over Exact's, summed (greedyIndex)
+	ratioN   [2]int
 	ablation []int
 	err      error
 }
@@ -97,7 +100,8 @@ func (s *Suite) Run(cfg Config) (*Report, error) {
 	survived := grid(len(cfg.Strategies), len(cfg.Windows))
 	judged := grid(len(cfg.Strategies), len(cfg.Windows))
 	ablation := make([]int, len(cfg.KminValues))
-	ratioSum := 0.0
+	var ratioSum [2]float64
+	var ratioN [2]int
 	for i, cr := range results {
 		if cr.err != nil {
 			return nil, cr.err
@@ -119,8 +123,10 @@ func (s *Suite) Run(cfg Config) (*Report, error) {
 				r.ExactRefused[strconv.Itoa(cfg.Windows[wi])] += n
 			}
 		}
-		ratioSum += cr.ratioSum
-		r.RatioPairs += cr.ratioN
+		for g := range ratioSum {
+			ratioSum[g] += cr.ratioSum[g]
+			ratioN[g] += cr.ratioN[g]
+		}
 		r.Candidates += len(s.cases[i].cands)
 		r.Signals += countT1T2(&s.cases[i])
 	}
@@ -139,11 +145,31 @@ func (s *Suite) Run(cfg Config) (*Report, error) {
 			r.KminAblation[strconv.Itoa(kmin)] = fraction(ablation[k], r.Signals)
 		}
 	}
-	if r.RatioPairs > 0 {
-		ratio := ratioSum / float64(r.RatioPairs)
-		r.UtilityRatioVsExact = &ratio
-	}
+	r.RatioPairs = ratioN[0]
+	r.UtilityRatioVsExact = mean(ratioSum[0], ratioN[0])
+	r.PaperUtilityRatioVsExact = mean(ratioSum[1], ratioN[1])
 	return r, nil
+}
+
+// mean is sum/n, or nil when n is 0.
+func mean(sum float64, n int) *float64 {
+	if n == 0 {
+		return nil
+	}
+	m := sum / float64(n)
+	return &m
+}
+
+// greedyIndex is the index of Ebm (0) and Paper (1) in caseResult's
+// ratios, -1 for other strategies.
+func greedyIndex(st pack.Strategy) int {
+	switch st {
+	case pack.Ebm:
+		return 0
+	case pack.Paper:
+		return 1
+	}
+	return -1
 }
 
 // SortWindows returns the windows sorted, or an error naming one that is
@@ -195,7 +221,9 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 	nT1T2 := countT1T2(c)
 	for wi, w := range cfg.Windows {
 		p.Budget = w
-		ebmU, exactU, haveEbm, haveExact := 0.0, 0.0, false, false
+		var util [2]float64
+		var have [2]bool
+		exactU, haveExact := 0.0, false
 		for si, st := range cfg.Strategies {
 			p.Strategy = st
 			res, err := pk.Pack(c.cands, p)
@@ -209,16 +237,18 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 			}
 			cr.survived[si][wi], _ = survivors(res, c)
 			cr.judged[si][wi] = nT1T2
-			switch st {
-			case pack.Ebm:
-				ebmU, haveEbm = res.Utility, true
-			case pack.Exact:
+			if g := greedyIndex(st); g >= 0 {
+				util[g], have[g] = res.Utility, true
+			}
+			if st == pack.Exact {
 				exactU, haveExact = res.Utility, true
 			}
 		}
-		if haveEbm && haveExact && exactU > 0 {
-			cr.ratioSum += ebmU / exactU
-			cr.ratioN++
+		for g := range util {
+			if have[g] && haveExact && exactU > 0 {
+				cr.ratioSum[g] += util[g] / exactU
+				cr.ratioN[g]++
+			}
 		}
 	}
 	p.Budget, p.Strategy = cfg.AblationWindow, pack.Ebm

@@ -29,7 +29,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		sb.WriteString("\n")
 	}
 	if r.UtilityRatioVsExact != nil {
-		fmt.Fprintf(&sb, "ebm/exact utility ratio: %.4f over %d (case, window) pairs\n", *r.UtilityRatioVsExact, r.RatioPairs)
+		fmt.Fprintf(&sb, "ebm/exact utility ratio: %.4f over %d (case, window) pairs", *r.UtilityRatioVsExact, r.RatioPairs)
+		if r.PaperUtilityRatioVsExact != nil {
+			fmt.Fprintf(&sb, "; paper/exact %.4f", *r.PaperUtilityRatioVsExact)
+		}
+		sb.WriteString("\n")
 	} else {
 		sb.WriteString("ebm/exact utility ratio: n/a (exact solved no case at any window)\n")
 	}
