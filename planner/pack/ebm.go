@@ -312,10 +312,13 @@ func dropReason(c *Candidate, density float64, rooms []quotaRoom, left, budget i
 	if c.B != nil && c.B.Tokens > 0 && (cheapest <= 0 || c.B.Tokens < cheapest) {
 		cheapest = c.B.Tokens
 	}
-	if cheapest > budget {
+	switch {
+	case cheapest > budget:
 		return ReasonBudget
+	case len(rooms) == 0 || density <= rooms[0].density: // most drops
+		return ReasonLowerDensity
 	}
-	lo, hi := 0, len(rooms) // rooms[:lo] are less dense than the block
+	lo, hi := 1, len(rooms) // rooms[:lo] are less dense than the block
 	for lo < hi {
 		if mid := (lo + hi) / 2; rooms[mid].density < density {
 			lo = mid + 1
@@ -323,7 +326,7 @@ func dropReason(c *Candidate, density float64, rooms []quotaRoom, left, budget i
 			hi = mid
 		}
 	}
-	if lo > 0 && cheapest <= left+rooms[lo-1].tokens {
+	if cheapest <= left+rooms[lo-1].tokens {
 		return ReasonQuota
 	}
 	return ReasonLowerDensity
