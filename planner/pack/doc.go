@@ -24,19 +24,21 @@
 //
 // # Strategies
 //
-// Ebm is the paper's greedy. All states go into one pool sorted by
-// density U/C (ties: higher U, then Rank, then ID, so the order is total
-// and packing deterministic). A quota pass walks the pool once per tier,
+// Ebm is the paper's greedy with three additions of medkb's, marked
+// below; Paper is the same greedy without them. All states go into one
+// pool sorted by density U/C (ties: higher U, then Rank, then ID, so the
+// order is total and packing deterministic). A quota pass walks the pool
+// once per tier,
 // T1 first, taking each tier's densest blocks that still fit, in the
-// densest state that fits, until the tier has its Kmin. When that leaves
-// a quota place empty for lack of budget, the pass runs again with every
-// quota block in its cheapest state, and that try is kept if it fills
-// more places. Then the density walk takes every state whose block is not
-// yet chosen and that fits, and an upgrade pass moves blocks from state B
-// to A while the extra tokens fit.
+// densest state that fits, until the tier has its Kmin. (Addition 1:
+// when that leaves a quota place empty for lack of budget, the pass runs
+// again with every quota block in its cheapest state, and that try is
+// kept if it fills more places.) Then the density walk takes every state
+// whose block is not yet chosen and that fits. (Addition 2: an upgrade
+// pass moves blocks from state B to A while the extra tokens fit.)
 //
-// Then medkb prices the quota, which the paper does not. The paper's
-// quota pass picks a tier's densest block whatever its length, but a T3
+// Addition 3: medkb prices the quota, which the paper does not. The
+// paper's quota pass picks a tier's densest block whatever its length, but a T3
 // or T4 block is a fraction as dense as the T1/T2 states it displaces:
 // what a quota block really costs is its tokens. The first state the
 // density walk skipped for budget says roughly what a token is worth at
@@ -49,9 +51,7 @@
 // benchmarks this lifts the greedy from 0.92-0.99 of the exact optimum's
 // utility to 0.986-0.993 (README, "The priced quota").
 //
-// Paper is the paper's greedy as published, without medkb's additions
-// (the quota retry in cheapest states, the upgrade pass, the priced
-// quota): the quota pass, then the density walk. It is there to measure
+// Paper, the quota pass and the density walk alone, is there to measure
 // what the additions bring (README, the MedQA table).
 //
 // Cost: one sort of at most 2n small integers, a few linear walks (the
