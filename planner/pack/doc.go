@@ -28,9 +28,9 @@
 // below; Paper is the same greedy without them. All states go into one
 // pool sorted by density U/C (ties: higher U, then Rank, then ID, so the
 // order is total and packing deterministic). A quota pass walks the pool
-// once per tier,
-// T1 first, taking each tier's densest blocks that still fit, in the
-// densest state that fits, until the tier has its Kmin. (Addition 1:
+// once per tier, T1 first, taking each tier's densest blocks that still
+// fit, in the densest state that fits, until the tier has its Kmin.
+// (Addition 1:
 // when that leaves a quota place empty for lack of budget, the pass runs
 // again with every quota block in its cheapest state, and that try is
 // kept if it fills more places.) Then the density walk takes every state
