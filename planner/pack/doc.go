@@ -24,18 +24,17 @@
 //
 // # Strategies
 //
-// Ebm is the paper's greedy with three additions of medkb's, marked
-// below; Paper is the same greedy without them. All states go into one
-// pool sorted by density U/C (ties: higher U, then Rank, then ID, so the
-// order is total and packing deterministic). A quota pass walks the pool
-// once per tier, T1 first, taking each tier's densest blocks that still
-// fit, in the densest state that fits, until the tier has its Kmin.
-// (Addition 1:
+// Ebm is the paper's greedy with three additions of medkb's, marked below;
+// Paper is the same greedy without them. All states go into one pool
+// sorted by density U/C (ties: higher U, then Rank, then ID, so the order
+// is total and packing deterministic). A quota pass walks the pool once
+// per tier, T1 first, taking each tier's densest blocks that still fit, in
+// the densest state that fits, until the tier has its Kmin. (Addition 1:
 // when that leaves a quota place empty for lack of budget, the pass runs
-// again with every quota block in its cheapest state, and that try is
-// kept if it fills more places.) Then the density walk takes every state
-// whose block is not yet chosen and that fits. (Addition 2: an upgrade
-// pass moves blocks from state B to A while the extra tokens fit.)
+// again with every quota block in its cheapest state, and that try is kept
+// if it fills more places.) Then the density walk takes every state whose
+// block is not yet chosen and that fits. (Addition 2: an upgrade pass
+// moves blocks from state B to A while the extra tokens fit.)
 //
 // Addition 3: medkb prices the quota, which the paper does not. The
 // paper's quota pass picks a tier's densest block whatever its length, but a T3
