@@ -37,16 +37,16 @@
 // moves blocks from state B to A while the extra tokens fit.)
 //
 // Addition 3: medkb prices the quota, which the paper does not. The
-// paper's quota pass picks a tier's densest block whatever its length, but a T3
-// or T4 block is a fraction as dense as the T1/T2 states it displaces:
-// what a quota block really costs is its tokens. The first state the
-// density walk skipped for budget says roughly what a token is worth at
-// the margin (its density lambda, close to the break item of the
+// paper's quota pass picks a tier's densest block whatever its length, but
+// a T3 or T4 block is a fraction as dense as the T1/T2 states it
+// displaces: what a quota block really costs is its tokens. The first
+// state the density walk skipped for budget says roughly what a token is
+// worth at the margin (its density lambda, close to the break item of the
 // knapsack's LP relaxation); the packing is redone with each quota place
 // filled by the state with the highest U - lambda * C among its tier's
 // blocks that fit (a Lagrangian choice), then the same walk and upgrade.
-// The new packing is kept when it meets every quota the first one met
-// and fills more quota places, or as many with a higher utility. On the
+// The new packing is kept when it meets every quota the first one met and
+// fills more quota places, or as many with a higher utility. On the
 // benchmarks this lifts the greedy from 0.92-0.99 of the exact optimum's
 // utility to 0.986-0.993 (README, "The priced quota").
 //
