@@ -114,23 +114,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 			bStates++
 		}
 	}
-	var weak [base.T4 + 1]int
-	for i := range pc {
-		if pc[i].Weak {
-			weak[pc[i].Tier]++
-		}
-	}
-	quota := r.Quota
-	for _, t := range base.Tiers {
-		q := Quota{Tier: t.String(), Met: true, Weak: weak[t]}
-		if len(quota) > 0 && quota[0].Tier == t {
-			q.Present, q.Want, q.Got, q.Met = quota[0].Present, quota[0].Want, quota[0].Got, quota[0].Met
-			quota = quota[1:]
-		} else if weak[t] == 0 {
-			continue
-		}
-		x.res.Quota = append(x.res.Quota, q)
-	}
+	x.res.Quota = quotaWithWeak(r.Quota, pc)
 	detail := fmt.Sprintf("packed %d of %d (%d in state B), %d/%d tokens; %s",
 		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, x.res.QuotaSummary())
 	if r.QuotaPrice > 0 {
@@ -141,6 +125,30 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	}
 	x.report(opPack, len(cands), len(r.Items), start, detail)
 	return nil
+}
+
+// quotaWithWeak is the packer's quota (tiers with blocks it counts) with
+// each tier's weak hits, and a tier present only as weak hits listed too.
+func quotaWithWeak(quota []pack.TierQuota, pc []pack.Candidate) []Quota {
+	var weak [base.T4 + 1]int
+	for i := range pc {
+		if pc[i].Weak {
+			weak[pc[i].Tier]++
+		}
+	}
+	var out []Quota
+	for _, t := range base.Tiers {
+		q := Quota{Tier: t.String(), Met: true, Weak: weak[t]}
+		switch {
+		case len(quota) > 0 && quota[0].Tier == t:
+			q.Present, q.Want, q.Got, q.Met = quota[0].Present, quota[0].Want, quota[0].Got, quota[0].Met
+			quota = quota[1:]
+		case weak[t] == 0:
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
 }
 
 // pathSims embeds the path texts and sets their similarity to the query.

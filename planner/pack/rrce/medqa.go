@@ -95,6 +95,9 @@ func MedQACases(path string, sample MedQASample) (cases []Case, warnings []strin
 	if err := sc.Err(); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if sample.Validation && sample.N <= 0 {
+		return nil, nil, fmt.Errorf("%s: a validation sample needs a size: it is the N eligible vignettes after the sample's N", path)
+	}
 	// Visit the items in a seeded random order and keep eligible ones
 	// until the sample (and, for validation, the one after it) is full:
 	// a uniform sample that only classifies the sentences it needs to.
@@ -104,9 +107,6 @@ func MedQACases(path string, sample MedQASample) (cases []Case, warnings []strin
 	}
 	if sample.Validation {
 		skip = n
-	}
-	if sample.Validation && sample.N <= 0 {
-		return nil, nil, fmt.Errorf("%s: a validation sample needs a size: it is the N eligible vignettes after the sample's N", path)
 	}
 	rng := rand.New(rand.NewPCG(uint64(sample.Seed), 0x6d65647161)) // "medqa"
 	var picked []int

@@ -70,7 +70,7 @@ type Report struct {
 type caseResult struct {
 	survived [][]int    // [strategy][window]
 	judged   [][]int    // T1/T2 signals per [strategy][window] (0 where Exact refused)
-	refused  []int      // per window: 1 where Exact refused
+	refused  []bool     // per window: Exact refused
 	ratioSum [2]float64 // Ebm's and Paper's utility over Exact's, summed (greedyIndex)
 	ratioN   [2]int
 	ablation []int
@@ -115,12 +115,12 @@ func (s *Suite) Run(cfg Config) (*Report, error) {
 		for k := range ablation {
 			ablation[k] += cr.ablation[k]
 		}
-		for wi, n := range cr.refused {
-			if n > 0 {
+		for wi, refused := range cr.refused {
+			if refused {
 				if r.ExactRefused == nil {
 					r.ExactRefused = map[string]int{}
 				}
-				r.ExactRefused[strconv.Itoa(cfg.Windows[wi])] += n
+				r.ExactRefused[strconv.Itoa(cfg.Windows[wi])]++
 			}
 		}
 		for g := range ratioSum {
@@ -214,7 +214,7 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 		survived: grid(len(cfg.Strategies), len(cfg.Windows)),
 		judged:   grid(len(cfg.Strategies), len(cfg.Windows)),
 		ablation: make([]int, len(cfg.KminValues)),
-		refused:  make([]int, len(cfg.Windows)),
+		refused:  make([]bool, len(cfg.Windows)),
 	}
 	p := cfg.Params
 	p.Now, p.Count = c.now, s.count
@@ -228,7 +228,7 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 			p.Strategy = st
 			res, err := pk.Pack(c.cands, p)
 			if st == pack.Exact && errors.Is(err, pack.ErrTooLarge) {
-				cr.refused[wi] = 1
+				cr.refused[wi] = true
 				continue
 			}
 			if err != nil {
