@@ -64,7 +64,7 @@ and 99th percentile over all timed runs, in milliseconds.`,
 	c.Flags().StringVar(&queries, "queries", "", "file with one statement a line")
 	c.Flags().IntVar(&runs, "runs", 20, "timed runs of every statement")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return c
+	return e.storeFlags(c)
 }
 
 // percentile of sorted values, nearest rank.

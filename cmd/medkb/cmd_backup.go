@@ -10,7 +10,7 @@ import (
 )
 
 func backupCmd(e *env) *cobra.Command {
-	return &cobra.Command{
+	return e.storeFlags(&cobra.Command{
 		Use:   "backup DEST",
 		Short: "write a consistent copy of the store to DEST and check it",
 		Long: `Backup copies the live generation's bbolt file (the system of record) from one
@@ -33,5 +33,5 @@ delete it and run backup again.`,
 				e.db, args[0], s.Docs, s.Chunks, s.Vectors, s.Entities, s.Triples, time.Since(start).Round(time.Millisecond))
 			return nil
 		},
-	}
+	})
 }

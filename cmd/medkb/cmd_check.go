@@ -7,7 +7,7 @@ import (
 )
 
 func checkCmd(e *env) *cobra.Command {
-	return &cobra.Command{
+	return e.storeFlags(&cobra.Command{
 		Use:   "check",
 		Short: "verify that bbolt, the BM25 index and the vector slab agree (exit 1 if not)",
 		Long: `Check opens the store read-write (so that an index left behind by an
@@ -40,5 +40,5 @@ Every inconsistency is printed; the exit status is 1 when there is any.`,
 			fmt.Fprintf(e.stdout, "ok: %d documents, %d chunks, %d vectors agree (generation %s)\n", s.Docs, s.Chunks, s.Vectors, s.Generation)
 			return nil
 		},
-	}
+	})
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func exportCmd(e *env) *cobra.Command {
-	return &cobra.Command{
+	return e.storeFlags(&cobra.Command{
 		Use:   "export",
 		Short: "print every document as JSON Lines, with its resolved tier and type",
 		Args:  cobra.NoArgs,
@@ -23,5 +23,5 @@ func exportCmd(e *env) *cobra.Command {
 			enc.SetEscapeHTML(false)
 			return db.Export(func(d *base.Doc) error { return enc.Encode(d) })
 		},
-	}
+	})
 }

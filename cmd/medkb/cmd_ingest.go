@@ -59,7 +59,7 @@ first). All graph input of one run is one atomic write.`,
 		},
 	}
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
-	return c
+	return e.storeFlags(c)
 }
 
 func (e *env) ingestFile(cmd *cobra.Command, db *medkb.DB, path string, skipBad bool) error {

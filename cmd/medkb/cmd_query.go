@@ -61,5 +61,5 @@ and adds rows and time per operator.`,
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	c.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long (0: never)")
-	return c
+	return e.storeFlags(c)
 }

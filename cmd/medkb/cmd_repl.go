@@ -28,7 +28,7 @@ Example:
 `
 
 func replCmd(e *env) *cobra.Command {
-	return &cobra.Command{
+	return e.storeFlags(&cobra.Command{
 		Use:   "repl",
 		Short: "interactive queries (read-only), with history and multi-line statements",
 		Args:  cobra.NoArgs,
@@ -45,7 +45,7 @@ func replCmd(e *env) *cobra.Command {
 			}
 			return r.piped(ctx, e.stdin)
 		},
-	}
+	})
 }
 
 type repl struct {

@@ -45,5 +45,5 @@ func showCmd(e *env) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return c
+	return e.storeFlags(c)
 }

@@ -32,5 +32,5 @@ func statsCmd(e *env) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return c
+	return e.storeFlags(c)
 }

@@ -168,6 +168,27 @@ func TestMissingStoreIsAClearError(t *testing.T) {
 	}
 }
 
+// TestStoreFlagsOnlyWhereUsed: a command that opens no store neither lists
+// nor accepts --db, so a user cannot think it wrote to the store named.
+func TestStoreFlagsOnlyWhereUsed(t *testing.T) {
+	for _, args := range [][]string{{"stats"}, {"query"}, {"ingest"}, {"repl"}, {"backup"}, {"rebuild"}, {"bench", "query"}} {
+		_, out, _ := cli(t, "", append(args, "--help")...)
+		if !strings.Contains(out, "--db string") || !strings.Contains(out, "--lock-timeout") {
+			t.Errorf("%v --help lacks the store flags:\n%s", args, out)
+		}
+	}
+	for _, args := range [][]string{{"demo"}, {"tune"}, {"bench", "pack"}, {"bench", "vector"}} {
+		_, out, _ := cli(t, "", append(args, "--help")...)
+		if strings.Contains(out, "--db") || strings.Contains(out, "--lock-timeout") {
+			t.Errorf("%v --help offers store flags it ignores:\n%s", args, out)
+		}
+	}
+	code, _, errOut := cli(t, "", "demo", "--db", t.TempDir())
+	if code != 1 || !strings.Contains(errOut, "unknown flag: --db") {
+		t.Fatalf("demo --db: %d %s", code, errOut)
+	}
+}
+
 func TestBenchPackAndTune(t *testing.T) {
 	cases := "../../planner/pack/rrce/testdata/cases.jsonl"
 	svg := filepath.Join(t.TempDir(), "rrce.svg")

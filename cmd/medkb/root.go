@@ -39,12 +39,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	defaultDB := os.Getenv("MEDKB_DB")
-	if defaultDB == "" {
-		defaultDB = "./medkb.kb"
-	}
-	root.PersistentFlags().StringVar(&e.db, "db", defaultDB, "store directory (default $MEDKB_DB, then ./medkb.kb)")
-	root.PersistentFlags().DurationVar(&e.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another process's lock")
 	for _, add := range []func(*env) *cobra.Command{
 		ingestCmd, queryCmd, replCmd, demoCmd, statsCmd, exportCmd, showCmd, checkCmd, rebuildCmd, backupCmd, benchCmd, tuneCmd,
 	} {
@@ -61,6 +55,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// storeFlags gives c the flags that name and lock a store: --db and
+// --lock-timeout. Only the commands that open a store take them, so the
+// help of the others does not offer flags they would ignore.
+func (e *env) storeFlags(c *cobra.Command) *cobra.Command {
+	defaultDB := os.Getenv("MEDKB_DB")
+	if defaultDB == "" {
+		defaultDB = "./medkb.kb"
+	}
+	c.Flags().StringVar(&e.db, "db", defaultDB, "store directory; $MEDKB_DB when set")
+	c.Flags().DurationVar(&e.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another process's lock")
+	return c
 }
 
 // open opens the store named by --db.
