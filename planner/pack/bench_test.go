@@ -35,10 +35,14 @@ func benchCandidates(n int) []Candidate {
 }
 
 func benchPack(b *testing.B, n, budget int, s Strategy) {
+	benchPackKmin(b, n, budget, s, DefaultKmin)
+}
+
+func benchPackKmin(b *testing.B, n, budget int, s Strategy, kmin int) {
 	var pk Packer
 	cands := benchCandidates(n)
 	p := DefaultParams()
-	p.Budget, p.Strategy, p.Now = budget, s, base.Day(20700)
+	p.Budget, p.Strategy, p.Kmin, p.Now = budget, s, kmin, base.Day(20700)
 	p.Count = func(_ int, t string) int { return len(strings.Fields(t)) }
 	b.ReportAllocs()
 	for b.Loop() {
@@ -62,7 +66,14 @@ func BenchmarkPackEbm1000Fresh(b *testing.B) {
 	}
 }
 
-func BenchmarkPackEbm1000(b *testing.B)         { benchPack(b, 1000, 512, Ebm) }
+func BenchmarkPackEbm1000(b *testing.B) { benchPack(b, 1000, 512, Ebm) }
+
+// Away from the target's setting: every block fits, or ten and a
+// hundred quota places per tier.
+func BenchmarkPackEbm1000Budget100k(b *testing.B) { benchPack(b, 1000, 100000, Ebm) }
+func BenchmarkPackEbm1000Kmin10(b *testing.B)     { benchPackKmin(b, 1000, 512, Ebm, 10) }
+func BenchmarkPackEbm1000Kmin100(b *testing.B)    { benchPackKmin(b, 1000, 512, Ebm, 100) }
+
 func BenchmarkPackEbm100(b *testing.B)          { benchPack(b, 100, 512, Ebm) }
 func BenchmarkPackExact100(b *testing.B)        { benchPack(b, 100, 512, Exact) }
 func BenchmarkPackExact1000(b *testing.B)       { benchPack(b, 1000, 512, Exact) }

@@ -217,10 +217,22 @@ func pricedQuotaPass(b *builder, price float64) (left int, short quotaShort) {
 	left = p.Budget
 	for _, t := range base.Tiers {
 		want := min(p.Kmin, b.present[t])
+		if want == 0 {
+			continue
+		}
+		// The tier's options that fit, in density order: each pick below
+		// scans these alone, which matters when Kmin is large.
+		tier := resize(b.pk.tier, len(order))[:0]
+		for k, i := range order {
+			if quotaEligible(cands, &marks[pool[i].block()], &pool[i], t, left) {
+				tier = append(tier, int32(k))
+			}
+		}
+		b.pk.tier = tier
 		for ; want > 0; want-- {
-			best, bestValue := -1, 0.0
-			for k, i := range order {
-				o := &pool[i]
+			best, bestValue := int32(-1), 0.0
+			for _, k := range tier {
+				o := &pool[order[k]]
 				if !quotaEligible(cands, &marks[o.block()], o, t, left) {
 					continue
 				}
@@ -232,7 +244,7 @@ func pricedQuotaPass(b *builder, price float64) (left int, short quotaShort) {
 				break
 			}
 			m := &marks[pool[order[best]].block()]
-			m.taken, m.quota = int32(best), true
+			m.taken, m.quota = best, true
 			m.byChoice = m.first != m.taken && int(pool[order[m.first]].tokens) <= left
 			left -= int(pool[order[best]].tokens)
 		}

@@ -38,10 +38,12 @@ type Packer struct {
 	saved []blockMark
 	cheap []int32
 	// Each option's density-order position, the upgrade pass's moves,
-	// and the quota picks by density (dropReason).
+	// the quota picks by density (dropReason), and one tier's options
+	// (pricedQuotaPass).
 	pos   []int32
 	moves []upgradeMove
 	rooms []quotaRoom
+	tier  []int32
 	// The packed options awaiting assembly (builder).
 	picks []pick
 	// Exact's table.

@@ -230,13 +230,11 @@ func (b *builder) drop(i int, reason Reason, best option) {
 // totals and quota accounting.
 func (b *builder) finish() *Result {
 	r, cands := b.res, b.cands
-	slices.SortFunc(b.picks, func(x, y pick) int {
-		i, j := int(x.o.block()), int(y.o.block())
-		return readingCmp(&cands[i], &cands[j], i, j)
-	})
+	b.pk.keys, b.pk.order = b.readingOrder(b.pk.keys, b.pk.order)
 	r.Items = make([]Item, len(b.picks))
 	var got tierCounts
-	for k, pk := range b.picks {
+	for k, p := range b.pk.order {
+		pk := &b.picks[p]
 		i := int(pk.o.block())
 		c := &cands[i]
 		r.Items[k] = Item{
@@ -285,6 +283,23 @@ func presentPerTier(cands []Candidate) tierCounts {
 		}
 	}
 	return n
+}
+
+// readingOrder fills order with the picks' indices in reading order
+// (readingCmp), reusing keys and order (the strategy is done with them).
+// A key is the tier, then the day inverted, so that the newest comes
+// first and NoDay, the smallest, last.
+func (b *builder) readingOrder(keys []uint64, order []int32) ([]uint64, []int32) {
+	keys = resize(keys, len(b.picks))
+	for k := range b.picks {
+		c := &b.cands[b.picks[k].o.block()]
+		keys[k] = uint64(c.Tier)<<61 | uint64(^(uint32(c.Day)^1<<31))<<29
+	}
+	order = sortByKey(keys, resize(order, len(keys)), func(x, y int32) int {
+		i, j := int(b.picks[x].o.block()), int(b.picks[y].o.block())
+		return readingCmp(&b.cands[i], &b.cands[j], i, j)
+	})
+	return keys, order
 }
 
 // readingCmp orders blocks for reading: by tier, then newest first

@@ -96,26 +96,37 @@ func appendOptions(dst []option, cands []Candidate, p *Params) []option {
 // sortByDensity fills order with the pool's indices in density order:
 // density descending, then utility descending, then Rank, ID, block
 // index and state. It is a total order, so packing is deterministic.
-//
-// For speed the sort runs on plain integers (keys is scratch space): the
-// inverted bits of a non-negative float64 order like the float,
-// descending, and their low bits are replaced by the pool index.
-// Densities that agree in all but those low bits form runs, which are
-// then put in exact order with the full comparison. Runs are common: the
-// states of one tier and age that share nothing with the query all have
-// the floor's density.
+// Runs of equal density are common: the states of one tier and age that
+// share nothing with the query all have the floor's density.
 func sortByDensity(pool []option, cands []Candidate, keys []uint64, order []int32) ([]uint64, []int32) {
-	mask := uint64(1)<<bits.Len(uint(len(pool))) - 1
 	keys = resize(keys, len(pool))
 	for i := range pool {
 		d := pool[i].density
 		if d == 0 {
 			d = 0 // -0 would sort before every positive density
 		}
-		keys[i] = ^math.Float64bits(d)&^mask | uint64(i)
+		// The inverted bits of a non-negative float64 order like the
+		// float, descending.
+		keys[i] = ^math.Float64bits(d)
+	}
+	order = sortByKey(keys, resize(order, len(keys)), func(a, b int32) int {
+		return denser(&pool[a], &pool[b], cands)
+	})
+	return keys, order
+}
+
+// sortByKey fills order with 0..len(keys)-1 sorted by keys[i] ascending,
+// and within runs of keys that agree but for their low bits, by full,
+// the exact order, whose first criterion keys must agree with. It sorts
+// plain integers for speed: the low bits of every key, as many as it
+// takes to count len(keys), are replaced by the index, so keys that
+// differ only there form runs, which full then puts in exact order.
+func sortByKey(keys []uint64, order []int32, full func(a, b int32) int) []int32 {
+	mask := uint64(1)<<bits.Len(uint(len(keys))) - 1
+	for i := range keys {
+		keys[i] = keys[i]&^mask | uint64(i)
 	}
 	slices.Sort(keys)
-	order = resize(order, len(keys))
 	for k, key := range keys {
 		order[k] = int32(key & mask)
 	}
@@ -125,13 +136,11 @@ func sortByDensity(pool []option, cands []Candidate, keys []uint64, order []int3
 			hi++
 		}
 		if hi-lo > 1 {
-			slices.SortFunc(order[lo:hi], func(a, b int32) int {
-				return denser(&pool[a], &pool[b], cands)
-			})
+			slices.SortFunc(order[lo:hi], full)
 		}
 		lo = hi
 	}
-	return keys, order
+	return order
 }
 
 // denser is the full density order of two options.
