@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -73,7 +74,12 @@ func MedQACases(path string, sample MedQASample) (cases []Case, warnings []strin
 		return nil, nil, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return readMedQA(f, path, sample)
+}
+
+// readMedQA is MedQACases on r; path names it in messages.
+func readMedQA(r io.Reader, path string, sample MedQASample) (cases []Case, warnings []string, err error) {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	var items []medqaItem
 	questions := 0

@@ -2,10 +2,12 @@ package rrce
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -186,4 +188,55 @@ func TestJoinHeadings(t *testing.T) {
 			t.Errorf("joinHeadings(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// FuzzMedQA: whatever the file, the converter returns an error that names
+// it, or at most N cases that a case file holds as they are: each with a
+// query and a signal segment, under its own id, and read back unchanged.
+func FuzzMedQA(f *testing.F) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "medqa_zh.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(raw), "\n")
+	f.Add(string(raw), uint8(3), false)
+	f.Add("\ufeff"+first+"\n\n", uint8(0), true)
+	f.Add(`{"question": "A 45-year-old man has chest pain. Troponin I is 2.3 ng/mL. ECG shows ST elevation in V1-V4. Which is the next step?", "options": {"A": "PCI", "B": "CT"}}`, uint8(1), false)
+	f.Add(`{"question": "Results:\nNa+: 139 mEq/L\nWhat?", "options": {}}`+"\n[1]", uint8(2), true)
+	f.Fuzz(func(t *testing.T, in string, n uint8, questionOnly bool) {
+		cases, _, err := readMedQA(strings.NewReader(in), "fuzz.jsonl", MedQASample{N: int(n), Seed: 1, QuestionOnly: questionOnly})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.jsonl") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		if len(cases) == 0 || (n > 0 && len(cases) > int(n)) {
+			t.Fatalf("%d cases for a sample of %d", len(cases), n)
+		}
+		var sb strings.Builder
+		ids := map[string]bool{}
+		for _, c := range cases {
+			if ids[c.ID] {
+				t.Fatalf("two cases are %q", c.ID)
+			}
+			ids[c.ID] = true
+			if strings.TrimSpace(c.Query) == "" || !slices.ContainsFunc(c.Segments, func(s Segment) bool { return s.Signal }) {
+				t.Fatalf("case %q has no query or no signal segment: %+v", c.ID, c)
+			}
+			line, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb.Write(line)
+			sb.WriteByte('\n')
+		}
+		again, warnings, err := ReadCases(strings.NewReader(sb.String()), "again")
+		if err != nil || len(warnings) > 0 {
+			t.Fatalf("a case file rejects the cases: %v %q", err, warnings)
+		}
+		if !reflect.DeepEqual(cases, again) {
+			t.Fatalf("reading the cases back changed them:\n%+v\n%+v", cases, again)
+		}
+	})
 }
