@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -98,8 +99,13 @@ func TestQueryJSONAndStdin(t *testing.T) {
 		t.Fatalf("result: %v", r)
 	}
 	code, out, _ = cli(t, "", append([]string{"query"}, append(db, `RETRIEVE "troponin" LIMIT 2`)...)...)
-	if code != 0 || !strings.Contains(out, "[1]") || !strings.Contains(out, "--- context ---") || !strings.Contains(out, "Sources:\n[1] ") {
+	if code != 0 || !strings.Contains(out, "[1]") || !strings.Contains(out, "--- context ---") || !strings.Contains(out, "Sources:\n[1] ") ||
+		strings.Contains(out, "utility") {
 		t.Fatalf("human output: %s", out)
+	}
+	code, out, _ = cli(t, "", append([]string{"query"}, append(db, `RETRIEVE "troponin" PACK budget 128`)...)...)
+	if code != 0 || !regexp.MustCompile(`\[1\] T\d \S+ state [AB], \d+ tokens, utility \d\S*, density \d\S*, score`).MatchString(out) {
+		t.Fatalf("packed human output lacks state, utility and density: %s", out)
 	}
 }
 

@@ -35,7 +35,12 @@ func render(w io.Writer, r *medkb.Result) {
 		fmt.Fprintf(w, "expansion: not fired (%s)\n", e.Reason)
 	}
 	for _, it := range r.Items {
-		fmt.Fprintf(w, "\n[%d] %s %s state %s, %d tokens, score %.4f%s\n", it.Rank, it.Tier, it.ID, it.State, it.Tokens, it.Score, provenance(it))
+		value := "" // the packer's; a statement without PACK has none
+		if r.Budget > 0 {
+			value = fmt.Sprintf(", utility %.4g, density %.4g", it.Utility, it.Density)
+		}
+		fmt.Fprintf(w, "\n[%d] %s %s state %s, %d tokens%s, score %.4f%s\n",
+			it.Rank, it.Tier, it.ID, it.State, it.Tokens, value, it.Score, provenance(it))
 		fmt.Fprintf(w, "    %s\n", it.Text)
 	}
 	if len(r.Dropped) > 0 {
