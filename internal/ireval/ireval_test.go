@@ -140,3 +140,46 @@ func FuzzReadQrels(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadPairs checks that ReadPairs hands fn, in order, exactly the
+// non-blank lines up to the first malformed one, each split at its first
+// tab into a non-empty id and the text, and fails only with ErrSyntax on
+// a line without a tab or id, or with bufio.ErrTooLong.
+func FuzzReadPairs(f *testing.F) {
+	f.Add("MED-10\tStatin use and breast cancer survival\nMED-14\tStatins and cancer\n")
+	f.Add("PLAIN-1\tDo cholesterol statin drugs cause breast cancer?\r\n\r\nPLAIN-2\ttab\tinside\r\n")
+	f.Add("Q1\t感冒发热怎么办\n  \nQ2\t风寒感冒证的治法\nQ3\t\n")
+	f.Add("D1\tok\nno tab here\nD2\tnever read\n")
+	f.Add("\tno id\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		var want []string
+		for _, l := range strings.Split(in, "\n") {
+			if l = strings.TrimSuffix(l, "\r"); strings.TrimSpace(l) != "" {
+				want = append(want, l)
+			}
+		}
+		n := 0
+		err := ReadPairs(strings.NewReader(in), func(id, text string) error {
+			if id == "" || strings.Contains(id, "\t") {
+				t.Fatalf("pair %d: id %q is empty or holds a tab", n, id)
+			}
+			if n >= len(want) || id+"\t"+text != want[n] {
+				t.Fatalf("pair %d (%q, %q) is not non-blank line %d", n, id, text, n)
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) && !errors.Is(err, bufio.ErrTooLong) {
+				t.Fatalf("error %v is not ErrSyntax", err)
+			}
+			if errors.Is(err, ErrSyntax) && (n >= len(want) || strings.Contains(want[n], "\t") && !strings.HasPrefix(want[n], "\t")) {
+				t.Fatalf("ErrSyntax %v after %d good lines of %d", err, n, len(want))
+			}
+			return
+		}
+		if n != len(want) {
+			t.Fatalf("%d pairs from %d non-blank lines", n, len(want))
+		}
+	})
+}
