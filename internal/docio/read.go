@@ -158,7 +158,8 @@ func ReadTSV(r io.Reader, file string) (*Result, error) {
 	return res, wrapRead(file, err)
 }
 
-// eachLine calls fn with each non-blank line (CR stripped) and its number.
+// eachLine calls fn with each non-blank line (CR and, on the first
+// line, a byte-order mark stripped) and its number.
 func eachLine(r io.Reader, fn func(n int, line []byte)) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
@@ -166,6 +167,9 @@ func eachLine(r io.Reader, fn func(n int, line []byte)) error {
 	for sc.Scan() {
 		n++
 		line := bytes.TrimRight(sc.Bytes(), "\r")
+		if n == 1 {
+			line = bytes.TrimPrefix(line, bom)
+		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
@@ -187,22 +191,31 @@ func wrapRead(file string, err error) error {
 	return fmt.Errorf("%s: %w", file, err)
 }
 
-// Read sniffs the format: a first non-blank character '{' means JSON
-// Lines, anything else TSV.
+// Read sniffs the format: JSON Lines when the first character after
+// white space and a byte-order mark is '{', TSV otherwise. It only peeks,
+// so line numbers count from the input's first line; blank space longer
+// than sniffBytes before the first character reads as TSV.
 func Read(r io.Reader, file string) (*Result, error) {
-	br := bufio.NewReader(r)
-	for {
-		b, err := br.Peek(1)
-		if err != nil { // empty input
-			return &Result{}, nil
+	br := bufio.NewReaderSize(r, sniffBytes)
+	start := 0
+	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
+		start = len(bom)
+	}
+	for i := start; ; i++ {
+		b, _ := br.Peek(i + 1)
+		if len(b) <= i || !isBlank(b[i]) {
+			if len(b) > i && b[i] == '{' {
+				return ReadJSONL(br, file)
+			}
+			return ReadTSV(br, file)
 		}
-		if b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' {
-			br.ReadByte()
-			continue
-		}
-		if b[0] == '{' {
-			return ReadJSONL(br, file)
-		}
-		return ReadTSV(br, file)
 	}
 }
+
+// sniffBytes is how far Read looks for the first character.
+const sniffBytes = 64 << 10
+
+// bom is the UTF-8 byte-order mark some editors put before the first line.
+var bom = []byte("\uFEFF")
+
+func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }

@@ -1,7 +1,9 @@
 package docio
 
 import (
+	"bufio"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,6 +63,41 @@ func TestReadTSV(t *testing.T) {
 	}
 }
 
+// TestReadSniffs: Read picks the format by the first character after
+// blank lines and a byte-order mark, and still numbers lines from the
+// input's first.
+func TestReadSniffs(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		ids     []string
+		lines   []int
+		badLine int
+	}{
+		{"\n\n\nD1\tx\nbroken\n", []string{"D1"}, []int{4}, 5},
+		{"\uFEFFid\ttext\nD1\t肌酐 2.8 mg/dL\n", []string{"D1"}, []int{2}, 0},
+		{"\uFEFF\r\n  {\"id\": \"a\", \"text\": \"b\"}\n{\n", []string{"a"}, []int{2}, 3},
+		{" \n\t\n", nil, nil, 0},
+		{strings.Repeat("\n", sniffBytes+1) + "D1\tx\n", []string{"D1"}, []int{sniffBytes + 2}, 0},
+	} {
+		res, err := Read(strings.NewReader(tc.in), "f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, d := range res.Docs {
+			ids = append(ids, d.ID)
+		}
+		badLine := 0
+		if len(res.Bad) > 0 {
+			badLine = res.Bad[0].Line
+		}
+		if !slices.Equal(ids, tc.ids) || !slices.Equal(res.Lines, tc.lines) || badLine != tc.badLine {
+			t.Errorf("%.40q: docs %q at lines %v, first bad line %d; want %q at %v, bad %d",
+				tc.in, ids, res.Lines, badLine, tc.ids, tc.lines, tc.badLine)
+		}
+	}
+}
+
 func TestLongLineIsAnError(t *testing.T) {
 	long := `{"id": "a", "text": "` + strings.Repeat("x", MaxLineBytes) + `"}`
 	if _, err := ReadJSONL(strings.NewReader(long), "big.jsonl"); err == nil || !strings.Contains(err.Error(), "big.jsonl") {
@@ -84,6 +121,71 @@ func FuzzReadJSONL(f *testing.F) {
 			if err := d.Validate(); err != nil {
 				t.Fatalf("accepted an invalid doc: %v", err)
 			}
+		}
+	})
+}
+
+// FuzzReadTSV checks that ReadTSV fails only on an over-long line, and
+// otherwise delivers valid docs, each with its line number, in file
+// order, its id and text those of that line trimmed; bad lines are kept
+// in order up to MaxReported and, with the good ones, add up to the
+// non-blank lines, less at most a header.
+func FuzzReadTSV(f *testing.F) {
+	f.Add([]byte("id\ttext\r\nMED-1\tstatin use and breast cancer\r\n\r\nMED-2\t  vitamin D  \r\nbroken line\r\n"))
+	f.Add([]byte("_id\ttitle\ttext\nPLAIN-3\tDietary fiber\tand heart disease\n"))
+	f.Add([]byte("D1\t患者，男，65岁，胸闷气短三天。\nD2\t风寒感冒证：恶寒重，发热轻。\n\t无编号\nD3\t\nid\tnot a header on line 4\n"))
+	f.Add([]byte("X\t\xff\xfe\n \t \nY\tok"))
+	f.Add([]byte("\uFEFFid\ttext\n\uFEFFD1\tx\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := ReadTSV(strings.NewReader(string(data)), "f")
+		if err != nil {
+			if !errors.Is(err, bufio.ErrTooLong) {
+				t.Fatalf("error %v is not bufio.ErrTooLong", err)
+			}
+			return
+		}
+		if len(res.Docs) != len(res.Lines) {
+			t.Fatal("docs and lines disagree")
+		}
+		lines := strings.Split(string(data), "\n")
+		lines[0] = strings.TrimPrefix(lines[0], "\uFEFF")
+		nonBlank := 0
+		for _, l := range lines {
+			if strings.TrimSpace(strings.TrimRight(l, "\r")) != "" {
+				nonBlank++
+			}
+		}
+		last := 0
+		for i, d := range res.Docs {
+			if err := d.Validate(); err != nil {
+				t.Fatalf("accepted an invalid doc: %v", err)
+			}
+			n := res.Lines[i]
+			if n <= last || n > len(lines) {
+				t.Fatalf("doc %d on line %d after line %d", i, n, last)
+			}
+			last = n
+			id, text, _ := strings.Cut(strings.TrimRight(lines[n-1], "\r"), "\t")
+			if d.ID != strings.TrimSpace(id) || d.Text != strings.TrimSpace(text) {
+				t.Fatalf("doc %+v does not come from line %d %q", d, n, lines[n-1])
+			}
+		}
+		if len(res.Bad) != min(res.NBad, MaxReported) {
+			t.Fatalf("%d bad lines kept of %d", len(res.Bad), res.NBad)
+		}
+		last = 0
+		for _, b := range res.Bad {
+			if b.File != "f" || b.Line <= last || b.Line > len(lines) || b.Reason == "" {
+				t.Fatalf("bad line %v after line %d", b, last)
+			}
+			last = b.Line
+		}
+		if n := len(res.Docs) + res.NBad; n > nonBlank || n < nonBlank-1 {
+			t.Fatalf("%d good and %d bad lines of %d non-blank", len(res.Docs), res.NBad, nonBlank)
+		}
+		var bad *BadInputError
+		if (res.NBad == 0) != (res.Err() == nil) || res.NBad > 0 && !errors.As(res.Err(), &bad) {
+			t.Fatalf("Err() = %v with %d bad lines", res.Err(), res.NBad)
 		}
 	})
 }
