@@ -18,7 +18,8 @@ import (
 //
 //   - the entity name is the node's name; when several nodes of one kind
 //     share a name (two genes are called FFAR2), each becomes "NAME (ID)"
-//     and keeps NAME as an alias, so no node is lost;
+//     and keeps NAME as an alias, so no node is lost; so does a node whose
+//     name is already such a qualified name (qualifyShared);
 //   - every entity gets the identifier alias "Type::ID" (HetionetIDs turns
 //     them back into an id index for edge files; the linker ignores them);
 //   - the type is the kind with spaces replaced by '_' ("Side_Effect"),
@@ -112,14 +113,11 @@ func ReadHetionetNodes(r io.Reader, name string, fn func(base.Entity) error) err
 	if lr.err != nil {
 		return lr.err
 	}
-	shared := map[[2]string]int{}
-	for _, n := range nodes {
-		shared[[2]string{n.typ, n.name}]++
-	}
-	for _, n := range nodes {
+	qualified := qualifyShared(nodes)
+	for i, n := range nodes {
 		e := base.Entity{Name: n.name, Type: n.typ, Aliases: []string{n.typ + "::" + n.id}}
-		if shared[[2]string{n.typ, n.name}] > 1 {
-			e.Name = fmt.Sprintf("%s (%s)", n.name, n.id)
+		if qualified[i] {
+			e.Name = qualifiedName(n)
 			e.Aliases = append(e.Aliases, n.name)
 		}
 		if err := fn(e); err != nil {
@@ -128,6 +126,39 @@ func ReadHetionetNodes(r io.Reader, name string, fn func(base.Entity) error) err
 	}
 	return lr.result()
 }
+
+// qualifyShared marks the nodes whose name must carry their id: those
+// whose name another node of their kind shares, and then, until no two
+// names agree, those whose name is another's qualified name (a gene
+// called "X (1)" beside two called "X", one of them Gene::1).
+func qualifyShared(nodes []hetNode) []bool {
+	qualified := make([]bool, len(nodes))
+	count := map[[2]string]int{}
+	for _, n := range nodes {
+		count[[2]string{n.typ, n.name}]++
+	}
+	for i, n := range nodes {
+		qualified[i] = count[[2]string{n.typ, n.name}] > 1
+	}
+	for changed := true; changed; {
+		changed = false
+		final := map[[2]string]int{}
+		for i, n := range nodes {
+			if qualified[i] {
+				final[[2]string{n.typ, qualifiedName(n)}]++
+			}
+		}
+		for i, n := range nodes {
+			if !qualified[i] && final[[2]string{n.typ, n.name}] > 0 {
+				qualified[i], changed = true, true
+			}
+		}
+	}
+	return qualified
+}
+
+// qualifiedName is "NAME (ID)".
+func qualifiedName(n hetNode) string { return fmt.Sprintf("%s (%s)", n.name, n.id) }
 
 func (l nodeLayout) parse(f []string) (hetNode, string) {
 	if need := max(l.id, l.name, l.kind) + 1; len(f) < need {
@@ -157,11 +188,21 @@ func (l nodeLayout) parse(f []string) (hetNode, string) {
 // HetionetIDs indexes the identifier aliases ("Type::ID") of ents by that
 // alias, giving the entity name: the id index ReadHetionetEdges needs. It
 // works on entities read back from a store as well as on fresh ones.
+//
+// A qualified node ("NAME (ID)") also has its bare name as an alias, and
+// that name may look like an id ("Gene::7"): when an entity's name ends in
+// the id of one of its id aliases, that alias alone is its id.
 func HetionetIDs(ents []base.Entity) map[string]string {
 	ids := make(map[string]string, len(ents))
 	for _, e := range ents {
+		qualified := false
 		for _, a := range e.Aliases {
-			if isIDAliasOf(e.Type, a) {
+			if isIDAliasOf(e.Type, a) && strings.HasSuffix(e.Name, " ("+a[len(e.Type)+2:]+")") {
+				ids[a], qualified = e.Name, true
+			}
+		}
+		for _, a := range e.Aliases {
+			if !qualified && isIDAliasOf(e.Type, a) {
 				ids[a] = e.Name
 			}
 		}
