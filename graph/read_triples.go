@@ -58,12 +58,8 @@ func ReadTriples(r io.Reader, name string, fn func(base.Triple) error) error {
 func tripleParser(first []byte) (parse func([]byte) (base.Triple, string), skip bool) {
 	if bytes.HasPrefix(bytes.TrimSpace(first), []byte("{")) {
 		var keys map[string]json.RawMessage
-		if json.Unmarshal(first, &keys) == nil {
-			if _, ok := keys["Relation"]; ok {
-				if _, ok := keys["relation"]; !ok {
-					return tcmTriple, false
-				}
-			}
+		if json.Unmarshal(first, &keys) == nil && isTCMShape(keys) {
+			return tcmTriple, false
 		}
 		return jsonTriple, false
 	}
@@ -71,6 +67,24 @@ func tripleParser(first []byte) (parse func([]byte) (base.Triple, string), skip 
 		return cols.parse, true
 	}
 	return defaultColumns().parse, false
+}
+
+// isTCMShape reports whether a first line's keys are the TCM shape's: a
+// "Relation" and no key of the triple shape, which JSON matches in any
+// case ({"Head": ..., "Relation": ...} is the triple shape).
+func isTCMShape(keys map[string]json.RawMessage) bool {
+	if _, ok := keys["Relation"]; !ok {
+		return false
+	}
+	for k := range keys {
+		switch strings.ToLower(k) {
+		case "relation", "head", "tail", "head_type", "tail_type":
+			if k != "Relation" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // jsonTriple parses one line in the triple shape.
