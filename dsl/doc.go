@@ -73,7 +73,8 @@
 //     2018 (bound to 2018-12-31), time >= "2018" starts at 2018-01-01, and
 //     = or != need a whole date. now "2026" means 2026-01-01.
 //   - Numbers are digits with an optional fraction; negative numbers are
-//     rejected at parse time (nothing in the language is negative today).
+//     rejected at parse time (nothing in the language is negative today),
+//     and so is exponent notation ("1e3"), with a message that says so.
 //   - Unknown fields, fusion methods and strategies are syntax errors
 //     (they are grammar keywords, which gives "did you mean"); Check
 //     checks them again for hand-built trees.

@@ -120,9 +120,32 @@ func lexicalError(text source, toks []grammar.Token) (*Error, int) {
 			if strings.HasPrefix(t.Text, "-") {
 				return text.errorf(pos, "negative numbers are not allowed (%s)", t.Text), i
 			}
+			if e := exponent(toks[i:]); e != "" {
+				return text.errorf(pos, "write the number in full, without an exponent (%s)", e), i
+			}
 		}
 	}
 	return nil, -1
+}
+
+// exponent returns the exponent notation ("1e3", "2.5E-2") that toks
+// start with, the lexer having split it into a number and a name
+// (and a signed number), or "" when they do not.
+func exponent(toks []grammar.Token) string {
+	adjacent := func(k int) bool {
+		return k < len(toks) && toks[k].Pos.Offset == toks[k-1].Pos.Offset+len(toks[k-1].Text)
+	}
+	if !adjacent(1) || toks[1].Kind != grammar.KindIdent {
+		return ""
+	}
+	e := toks[1].Text
+	if e[0] != 'e' && e[0] != 'E' || strings.TrimLeft(e[1:], "0123456789") != "" {
+		return ""
+	}
+	if len(e) == 1 && adjacent(2) && toks[2].Kind == grammar.KindNumber {
+		e += toks[2].Text
+	}
+	return toks[0].Text + e
 }
 
 // charHint suggests the ASCII character a stray one probably stands for.
