@@ -83,15 +83,18 @@ func classify(line string) Kind {
 		if json.Unmarshal([]byte(line), &keys) != nil {
 			return KindUnknown
 		}
-		has := func(k string) bool { _, ok := keys[k]; return ok }
+		lower := make(map[string]bool, len(keys))
+		for k := range keys {
+			lower[strings.ToLower(k)] = true // JSON matches field names in any case
+		}
 		switch {
-		case has("id") && has("text"):
+		case lower["id"] && lower["text"]:
 			return KindDocuments
-		case has("head") && has("relation") && has("tail"):
+		case lower["head"] && lower["relation"] && lower["tail"]:
 			return KindTriples
-		case has("name") && has("type"):
+		case lower["name"] && lower["type"]:
 			return KindEntities
-		case has("Relation") && len(keys) == 3:
+		case isTCMShape(keys) && len(keys) == 3:
 			return KindTCMRelations
 		}
 		return KindUnknown

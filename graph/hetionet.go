@@ -118,7 +118,9 @@ func ReadHetionetNodes(r io.Reader, name string, fn func(base.Entity) error) err
 		e := base.Entity{Name: n.name, Type: n.typ, Aliases: []string{n.typ + "::" + n.id}}
 		if qualified[i] {
 			e.Name = qualifiedName(n)
-			e.Aliases = append(e.Aliases, n.name)
+			if n.name != e.Aliases[0] {
+				e.Aliases = append(e.Aliases, n.name)
+			}
 		}
 		if err := fn(e); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -130,7 +132,9 @@ func ReadHetionetNodes(r io.Reader, name string, fn func(base.Entity) error) err
 // qualifyShared marks the nodes whose name must carry their id: those
 // whose name another node of their kind shares, and then, until no two
 // names agree, those whose name is another's qualified name (a gene
-// called "X (1)" beside two called "X", one of them Gene::1).
+// called "X (1)" beside two called "X", one of them Gene::1). Two
+// qualified names can agree only if an id holds ") (", which no real
+// node file has.
 func qualifyShared(nodes []hetNode) []bool {
 	qualified := make([]bool, len(nodes))
 	count := map[[2]string]int{}

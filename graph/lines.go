@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/medkb/medkb/internal/text"
 )
 
 // maxLine is the longest input line accepted; longer lines are reported
@@ -45,7 +47,7 @@ func (lr *lineReader) scan() bool {
 		}
 		lr.n++
 		if lr.n == 1 {
-			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
+			line = text.TrimBOM(line)
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		switch {

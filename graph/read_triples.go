@@ -17,7 +17,8 @@ import (
 //
 // The format is decided once per file from its first non-blank line:
 //   - JSON Lines in the triple shape {"head","head_type","relation","tail",
-//     "tail_type","source"?,"weight"?} (unknown keys are ignored);
+//     "tail_type","source"?,"weight"?} (keys in any case; unknown keys are
+//     ignored);
 //   - JSON Lines in the TCM shape {"Disease": "感冒", "Syndrome": "风寒感冒证",
 //     "Relation": "DIS2SYN"} (see tcmTriple for the direction rule);
 //   - otherwise TSV with the columns head, head_type, relation, tail,

@@ -10,4 +10,9 @@
 //
 // TSV files are the NFCorpus layout, "id<TAB>text" with an optional
 // header, so public retrieval benchmarks load without conversion.
+//
+// Read tells the two apart by the first character after blank space and
+// a UTF-8 byte-order mark, by peeking, so that line numbers always count
+// from the file's first line; blank lines are skipped, and the mark is
+// dropped wherever the format is chosen.
 package docio

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
 )
 
 // MaxLineBytes bounds one input line (a document with its vector).
@@ -130,17 +131,20 @@ func decodeDoc(line []byte) (*base.Doc, error) {
 	return &d, nil
 }
 
-// ReadTSV reads "id<TAB>text" lines (NFCorpus layout). A first line whose
-// first field is "id" or "_id" is a header.
+// ReadTSV reads "id<TAB>text" lines (NFCorpus layout). A first non-blank
+// line whose first field is "id" or "_id" is a header.
 func ReadTSV(r io.Reader, file string) (*Result, error) {
 	res := &Result{}
+	first := true
 	err := eachLine(r, func(n int, line []byte) {
 		if !utf8.Valid(line) {
 			res.bad(file, n, "invalid UTF-8")
 			return
 		}
 		id, text, ok := strings.Cut(string(line), "\t")
-		if n == 1 && (id == "id" || id == "_id") {
+		header := first && (id == "id" || id == "_id")
+		first = false
+		if header {
 			return
 		}
 		if !ok {
@@ -168,7 +172,7 @@ func eachLine(r io.Reader, fn func(n int, line []byte)) error {
 		n++
 		line := bytes.TrimRight(sc.Bytes(), "\r")
 		if n == 1 {
-			line = bytes.TrimPrefix(line, bom)
+			line = text.TrimBOM(line)
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -198,8 +202,8 @@ func wrapRead(file string, err error) error {
 func Read(r io.Reader, file string) (*Result, error) {
 	br := bufio.NewReaderSize(r, sniffBytes)
 	start := 0
-	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
-		start = len(bom)
+	if b, _ := br.Peek(len(text.BOM)); string(b) == text.BOM {
+		start = len(text.BOM)
 	}
 	for i := start; ; i++ {
 		b, _ := br.Peek(i + 1)
@@ -214,8 +218,5 @@ func Read(r io.Reader, file string) (*Result, error) {
 
 // sniffBytes is how far Read looks for the first character.
 const sniffBytes = 64 << 10
-
-// bom is the UTF-8 byte-order mark some editors put before the first line.
-var bom = []byte("\uFEFF")
 
 func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }

@@ -75,6 +75,7 @@ func TestReadSniffs(t *testing.T) {
 	}{
 		{"\n\n\nD1\tx\nbroken\n", []string{"D1"}, []int{4}, 5},
 		{"\uFEFFid\ttext\nD1\t肌酐 2.8 mg/dL\n", []string{"D1"}, []int{2}, 0},
+		{"\n\n_id\ttext\nD1\tx\nid\tsecond header\n", []string{"D1", "id"}, []int{4, 5}, 0},
 		{"\uFEFF\r\n  {\"id\": \"a\", \"text\": \"b\"}\n{\n", []string{"a"}, []int{2}, 3},
 		{" \n\t\n", nil, nil, 0},
 		{strings.Repeat("\n", sniffBytes+1) + "D1\tx\n", []string{"D1"}, []int{sniffBytes + 2}, 0},

@@ -1,6 +1,7 @@
 // Package text holds the language helpers every ingest path needs: a token
 // counter, an English and Chinese sentence segmenter, a sentence-bounded
-// chunker, and a crude language guess.
+// chunker, a crude language guess, and TrimBOM, which every line reader
+// applies to a file's first line.
 //
 // Token counts are those of cl100k_base, the tokenizer of the GPT-4 family,
 // because budgets in the query language ("PACK budget 512") are meant to be

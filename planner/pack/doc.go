@@ -53,9 +53,11 @@
 // Paper, the quota pass and the density walk alone, is there to measure
 // what the additions bring (README, the MedQA table).
 //
-// Cost: one sort of at most 2n small integers, a few linear walks (the
-// priced quota pass walks the pool once per quota place), no maps. A
-// Packer reuses that scratch memory across calls.
+// Cost: two sorts of small integers (at most 2n states by density, then
+// the packed blocks in reading order; sortByKey), a few linear walks (the
+// priced quota pass filters the pool once per tier, then scans that
+// tier's options once per quota place), no maps. A Packer reuses that
+// scratch memory across calls.
 //
 // Exact solves the same problem optimally by dynamic programming: tiers
 // one after another, each over (budget used, quota progress capped at

@@ -310,7 +310,7 @@ func jsonKind(t reflect.Type) string {
 // editors on Windows write).
 func jsonLine(raw []byte, line int) []byte {
 	if line == 1 {
-		raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
+		raw = text.TrimBOM(raw)
 	}
 	return bytes.TrimSpace(raw)
 }
