@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/peterh/liner"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/medkb/medkb"
+	"github.com/medkb/medkb/dsl"
 )
 
 const replHelp = `Statements end with ';' and may span lines. Commands:
@@ -155,12 +157,17 @@ func (r *repl) command(cmd string) bool {
 	return false
 }
 
+// analyzePrefix turns a statement into its EXPLAIN ANALYZE (\explain on).
+const analyzePrefix = "EXPLAIN ANALYZE "
+
 func (r *repl) run(ctx context.Context, stmt string) {
+	prefix := ""
 	if r.explain && !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(stmt)), "EXPLAIN") {
-		stmt = "EXPLAIN ANALYZE " + stmt
+		prefix = analyzePrefix
 	}
-	res, err := r.db.Query(ctx, stmt)
+	res, err := r.db.Query(ctx, prefix+stmt)
 	if err != nil {
+		unprefix(err, prefix)
 		fmt.Fprintln(r.env.stderr, "error:", err)
 		return
 	}
@@ -169,6 +176,18 @@ func (r *repl) run(ctx context.Context, stmt string) {
 		return
 	}
 	render(r.env.stdout, res)
+}
+
+// unprefix moves a statement error's position back onto the text the
+// user typed, from the text with prefix put in front of it.
+func unprefix(err error, prefix string) {
+	var de *dsl.Error
+	if prefix == "" || !errors.As(err, &de) || de.Pos.Line != 1 || de.Pos.Offset < len(prefix) {
+		return
+	}
+	de.Pos.Column -= utf8.RuneCountInString(prefix)
+	de.Pos.Offset -= len(prefix)
+	de.SourceLine = strings.TrimPrefix(de.SourceLine, prefix)
 }
 
 func onOff(b bool) string {
