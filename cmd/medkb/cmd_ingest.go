@@ -100,7 +100,7 @@ func (e *env) ingestFile(cmd *cobra.Command, db *medkb.DB, path string, skipBad 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: ingested %d documents (%d chunks, %d bad lines skipped) in %s; store has %d documents\n",
+	fmt.Fprintf(e.stdout, "%s: ingested %d document(s) (%d chunk(s), %d bad line(s) skipped) in %s; store has %d document(s)\n",
 		path, out.Docs, out.Chunks, res.NBad, time.Since(start).Round(time.Millisecond), st.Docs)
 	return nil
 }

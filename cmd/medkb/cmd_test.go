@@ -80,7 +80,7 @@ func TestIngestRejectsBadFile(t *testing.T) {
 		t.Fatalf("rejected file changed the store: %v -> %v", before, after)
 	}
 	code, out, _ := cli(t, "", append([]string{"ingest", "--skip-bad"}, append(db, "../../testdata/corpus/bad.jsonl")...)...)
-	if code != 0 || !strings.Contains(out, "1 bad lines skipped") {
+	if code != 0 || !strings.Contains(out, "1 bad line(s) skipped") {
 		t.Fatalf("--skip-bad: %d %s", code, out)
 	}
 }
