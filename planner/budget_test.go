@@ -3,6 +3,10 @@ package planner_test
 import (
 	"context"
 	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/medkb/medkb/internal/text"
@@ -38,6 +42,42 @@ func TestContextWithinBudget(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestDropDetailAgreesWithReason: a block dropped for budget has no state
+// that fits the budget; one dropped for quota or lower density has one,
+// and its detail shows it.
+func TestDropDetailAgreesWithReason(t *testing.T) {
+	db := openSample(t)
+	tokens := regexp.MustCompile(`(\d+) tokens`)
+	seen := map[string]bool{}
+	for _, q := range []string{`RETRIEVE "chest pain, troponin 2.3 ng/mL"`, `RETRIEVE "肌酐升高 肾穿刺活检 病理" WHERE patient = "P002"`} {
+		for budget := 8; budget <= 400; budget += 24 {
+			stmt := fmt.Sprintf(`%s PACK budget %d now "2026-01-01"`, q, budget)
+			r, err := db.Query(context.Background(), stmt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range r.Dropped {
+				cheapest := math.MaxInt
+				for _, m := range tokens.FindAllStringSubmatch(d.Detail, -1) {
+					n, _ := strconv.Atoi(m[1])
+					cheapest = min(cheapest, n)
+				}
+				fits := cheapest <= budget
+				if d.Reason == "budget" && fits || (d.Reason == "quota" || d.Reason == "lower-density") && !fits {
+					t.Errorf("%s: %s dropped for %s: %s", stmt, d.ID, d.Reason, d.Detail)
+				}
+				seen[d.Reason] = true
+				seen["two states"] = seen["two states"] || strings.Count(d.Detail, "tokens") == 2
+			}
+		}
+	}
+	for _, want := range []string{"budget", "quota", "lower-density", "two states"} {
+		if !seen[want] {
+			t.Errorf("no drop with %s: the test covers less than it should", want)
 		}
 	}
 }

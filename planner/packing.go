@@ -103,8 +103,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	}
 	firstDrop := len(x.res.Dropped)
 	for _, d := range r.Dropped {
-		x.res.Dropped = append(x.res.Dropped, Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(),
-			Detail: fmt.Sprintf("%s, state %s, %d tokens, density %.4g", d.Tier, d.State, d.Tokens, d.Density)})
+		x.res.Dropped = append(x.res.Dropped, Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(), Detail: dropDetail(d, &pc[d.Index])})
 	}
 	x.res.Budget = r.Budget
 	x.res.QuotaMet = r.QuotaMet
@@ -250,4 +249,21 @@ func (x *execution) item(c *candidate, state, text string, utility, density floa
 	}
 	it.Doc, it.Chunk = c.chunk.Doc, c.chunk.Index
 	return it
+}
+
+// dropDetail describes a dropped block by its densest state and, when it
+// has two, the other one's tokens: a block dropped for lower density may
+// have a densest state larger than the budget and a state B that fits.
+func dropDetail(d pack.Drop, c *pack.Candidate) string {
+	if d.State == 0 {
+		return fmt.Sprintf("%s, no text", d.Tier) // pack.ReasonEmpty
+	}
+	s := fmt.Sprintf("%s, state %s, %d tokens, density %.4g", d.Tier, d.State, d.Tokens, d.Density)
+	if c.B == nil || c.B.Tokens == 0 || c.A.Tokens == 0 {
+		return s
+	}
+	if d.State == pack.StateA {
+		return fmt.Sprintf("%s; state B %d tokens", s, c.B.Tokens)
+	}
+	return fmt.Sprintf("%s; state A %d tokens", s, c.A.Tokens)
 }
