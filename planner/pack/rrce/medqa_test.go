@@ -2,12 +2,10 @@ package rrce
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -214,7 +212,6 @@ func FuzzMedQA(f *testing.F) {
 		if len(cases) == 0 || (n > 0 && len(cases) > int(n)) {
 			t.Fatalf("%d cases for a sample of %d", len(cases), n)
 		}
-		var sb strings.Builder
 		ids := map[string]bool{}
 		for _, c := range cases {
 			if ids[c.ID] {
@@ -224,19 +221,9 @@ func FuzzMedQA(f *testing.F) {
 			if strings.TrimSpace(c.Query) == "" || !slices.ContainsFunc(c.Segments, func(s Segment) bool { return s.Signal }) {
 				t.Fatalf("case %q has no query or no signal segment: %+v", c.ID, c)
 			}
-			line, err := json.Marshal(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sb.Write(line)
-			sb.WriteByte('\n')
 		}
-		again, warnings, err := ReadCases(strings.NewReader(sb.String()), "again")
-		if err != nil || len(warnings) > 0 {
-			t.Fatalf("a case file rejects the cases: %v %q", err, warnings)
-		}
-		if !reflect.DeepEqual(cases, again) {
-			t.Fatalf("reading the cases back changed them:\n%+v\n%+v", cases, again)
+		if warnings := readBack(t, cases); len(warnings) > 0 {
+			t.Fatalf("a case file warns about the cases: %q", warnings)
 		}
 	})
 }

@@ -404,23 +404,31 @@ func FuzzReadCases(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var sb strings.Builder
-		for _, c := range cases {
-			line, err := json.Marshal(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sb.Write(line)
-			sb.WriteByte('\n')
-		}
-		again, _, err := ReadCases(strings.NewReader(sb.String()), "again")
-		if err != nil {
-			t.Fatalf("re-reading what was read: %v", err)
-		}
-		if !reflect.DeepEqual(cases, again) {
-			t.Fatalf("round trip changed the cases:\n%+v\n%+v", cases, again)
-		}
+		readBack(t, cases)
 	})
+}
+
+// readBack writes cases as a case file, reads it back, fails unless that
+// gives the same cases, and returns the reader's warnings.
+func readBack(t *testing.T, cases []Case) []string {
+	t.Helper()
+	var sb strings.Builder
+	for _, c := range cases {
+		line, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb.Write(line)
+		sb.WriteByte('\n')
+	}
+	again, warnings, err := ReadCases(strings.NewReader(sb.String()), "again")
+	if err != nil {
+		t.Fatalf("re-reading what was read: %v", err)
+	}
+	if !reflect.DeepEqual(cases, again) {
+		t.Fatalf("round trip changed the cases:\n%+v\n%+v", cases, again)
+	}
+	return warnings
 }
 
 // TestChineseCases pins the benchmark on testdata/bench/cases_zh.jsonl:
