@@ -230,10 +230,9 @@ func (b *builder) drop(i int, reason Reason, best option) {
 // totals and quota accounting.
 func (b *builder) finish() *Result {
 	r, cands := b.res, b.cands
-	b.pk.keys, b.pk.order = b.readingOrder(b.pk.keys, b.pk.order)
 	r.Items = make([]Item, len(b.picks))
 	var got tierCounts
-	for k, p := range b.pk.order {
+	for k, p := range b.readingOrder() {
 		pk := &b.picks[p]
 		i := int(pk.o.block())
 		c := &cands[i]
@@ -285,21 +284,22 @@ func presentPerTier(cands []Candidate) tierCounts {
 	return n
 }
 
-// readingOrder fills order with the picks' indices in reading order
-// (readingCmp), reusing keys and order (the strategy is done with them).
+// readingOrder returns the picks' indices in reading order (readingCmp),
+// sorted in the Packer's keys and order, which the strategy is done with.
 // A key is the tier, then the day inverted, so that the newest comes
 // first and NoDay, the smallest, last.
-func (b *builder) readingOrder(keys []uint64, order []int32) ([]uint64, []int32) {
-	keys = resize(keys, len(b.picks))
+func (b *builder) readingOrder() []int32 {
+	pk := b.pk
+	pk.keys = resize(pk.keys, len(b.picks))
 	for k := range b.picks {
 		c := &b.cands[b.picks[k].o.block()]
-		keys[k] = uint64(c.Tier)<<61 | uint64(^(uint32(c.Day)^1<<31))<<29
+		pk.keys[k] = uint64(c.Tier)<<61 | uint64(^(uint32(c.Day)^1<<31))<<29
 	}
-	order = sortByKey(keys, resize(order, len(keys)), func(x, y int32) int {
+	pk.order = sortByKey(pk.keys, resize(pk.order, len(pk.keys)), func(x, y int32) int {
 		i, j := int(b.picks[x].o.block()), int(b.picks[y].o.block())
 		return readingCmp(&b.cands[i], &b.cands[j], i, j)
 	})
-	return keys, order
+	return pk.order
 }
 
 // readingCmp orders blocks for reading: by tier, then newest first
