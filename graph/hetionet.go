@@ -137,23 +137,20 @@ func ReadHetionetNodes(r io.Reader, name string, fn func(base.Entity) error) err
 // node file has.
 func qualifyShared(nodes []hetNode) []bool {
 	qualified := make([]bool, len(nodes))
-	count := map[[2]string]int{}
-	for _, n := range nodes {
-		count[[2]string{n.typ, n.name}]++
-	}
-	for i, n := range nodes {
-		qualified[i] = count[[2]string{n.typ, n.name}] > 1
+	final := func(i int) [2]string {
+		if qualified[i] {
+			return [2]string{nodes[i].typ, qualifiedName(nodes[i])}
+		}
+		return [2]string{nodes[i].typ, nodes[i].name}
 	}
 	for changed := true; changed; {
 		changed = false
-		final := map[[2]string]int{}
-		for i, n := range nodes {
-			if qualified[i] {
-				final[[2]string{n.typ, qualifiedName(n)}]++
-			}
+		count := map[[2]string]int{}
+		for i := range nodes {
+			count[final(i)]++
 		}
-		for i, n := range nodes {
-			if !qualified[i] && final[[2]string{n.typ, n.name}] > 0 {
+		for i := range nodes {
+			if !qualified[i] && count[final(i)] > 1 {
 				qualified[i], changed = true, true
 			}
 		}
