@@ -141,8 +141,12 @@ func applyBM25(bm *bm25.Index, have uint64, ch *store.Change) error {
 
 func bm25Doc(a store.Added) bm25.Doc {
 	day, _ := base.ParseDay(a.Doc.Time) // validated at ingest
+	txt := a.Chunk.Text
+	if h := a.Doc.Heading(); h != "" {
+		txt = h + "\n" + txt
+	}
 	return bm25.Doc{
-		Ord: a.Chunk.Ord, Doc: a.Doc.ID, Text: a.Chunk.Text, Tier: a.Chunk.Tier,
+		Ord: a.Chunk.Ord, Doc: a.Doc.ID, Text: txt, Tier: a.Chunk.Tier,
 		Type: a.Doc.Type, Patient: a.Doc.Patient, Source: a.Doc.Source, Evidence: a.Doc.Evidence,
 		Lang: a.Doc.Lang, Time: day, Meta: a.Doc.Meta,
 	}

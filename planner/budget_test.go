@@ -53,7 +53,8 @@ func TestDropDetailAgreesWithReason(t *testing.T) {
 	db := openSample(t)
 	tokens := regexp.MustCompile(`(\d+) tokens`)
 	seen := map[string]bool{}
-	for _, q := range []string{`RETRIEVE "chest pain, troponin 2.3 ng/mL"`, `RETRIEVE "肌酐升高 肾穿刺活检 病理" WHERE patient = "P002"`} {
+	for _, q := range []string{`RETRIEVE "chest pain, troponin 2.3 ng/mL"`, `RETRIEVE "肌酐升高 肾穿刺活检 病理" WHERE patient = "P002"`,
+		`RETRIEVE "summarise the findings" WHERE patient = "P003"`} {
 		for budget := 8; budget <= 400; budget += 24 {
 			stmt := fmt.Sprintf(`%s PACK budget %d now "2026-01-01"`, q, budget)
 			r, err := db.Query(context.Background(), stmt)

@@ -16,6 +16,7 @@ import (
 	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/index/vector"
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/clinical"
 	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/store"
 )
@@ -90,6 +91,14 @@ type candidate struct {
 	slot  base.Slot
 	boost float64
 	path  *Path
+	// The relevance stage's scores (judge, score): coverage is the share
+	// of the topic its text holds, informative whether it holds a heavy
+	// part of it, evidence the strongest signal that it was found for the
+	// topic, rel its relevance for PACK. context marks the rest of a
+	// patient's record, which PACK may use for room left over.
+	coverage, evidence, rel float64
+	informative, context    bool
+	heading                 string // its document's title and type (base.Doc.Heading)
 }
 
 func (c *candidate) id() string {
@@ -125,11 +134,12 @@ func (c *candidate) text() string {
 
 // execution holds the state of one run.
 type execution struct {
-	p       *Plan
-	env     *Env
-	qvec    []float32
-	reports []OpReport
-	res     *Result
+	p        *Plan
+	question clinical.Question // the query text read as a clinical question
+	env      *Env
+	qvec     []float32
+	reports  []OpReport
+	res      *Result
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {
@@ -140,7 +150,8 @@ func (x *execution) report(op string, in, out int, start time.Time, note string)
 // Execute runs the plan.
 func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
 	x := &execution{p: p, env: env, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
-		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}}}
+		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}},
+		question: clinical.ReadQuestion(p.Query.Text)}
 	if p.Pack != nil || hasArm(p, "vector") {
 		vs, err := env.Embedder.Embed(ctx, []string{p.Query.Text})
 		if err != nil {
@@ -160,6 +171,9 @@ func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
 		return nil, err
 	}
 	cands = x.expand(ctx, cands)
+	if cands, err = x.judge(ctx, cands); err != nil {
+		return nil, err
+	}
 	if p.Pack != nil {
 		if err := x.pack(ctx, cands); err != nil {
 			return nil, err

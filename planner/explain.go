@@ -12,9 +12,11 @@ const (
 	opLimit  = "Limit"
 	opPack   = "Pack"
 	opExpand = "Expand"
-	opFuse   = "Fuse"
-	opBM25   = "Retrieve bm25"
-	opVector = "Retrieve vector"
+	// opRelevance is the relevance stage (judge), between Expand and Pack.
+	opRelevance = "Relevance"
+	opFuse      = "Fuse"
+	opBM25      = "Retrieve bm25"
+	opVector    = "Retrieve vector"
 )
 
 // Explain renders the plan as an indented operator tree with every
@@ -52,14 +54,16 @@ func (p *Plan) Explain(reports []OpReport) string {
 			now = "now"
 		}
 		w := n.Params.Weights
-		add(opPack, fmt.Sprintf("Pack strategy=%s budget=%d kmin=%s weights=%s lambda=%s epsilon=%s floor=%s now=%s",
+		add(opPack, fmt.Sprintf("Pack strategy=%s budget=%d kmin=%s weights=%s lambda=%s epsilon=%s floor=%s gain=%g now=%s",
 			mark(dsl.ParamStrategy, n.Params.Strategy.String()), n.Params.Budget,
 			mark(dsl.ParamKmin, fmt.Sprint(n.Params.Kmin)),
 			mark(dsl.ParamWeights, fmt.Sprintf("(%g, %g, %g, %g)", w[0], w[1], w[2], w[3])),
 			mark(dsl.ParamLambda, fmt.Sprint(n.Params.Lambda)), mark(dsl.ParamEpsilon, fmt.Sprint(n.Params.Epsilon)),
-			mark(dsl.ParamFloor, fmt.Sprint(n.Params.SimFloor)),
+			mark(dsl.ParamFloor, fmt.Sprint(n.Params.SimFloor)), n.Params.Gain,
 			mark(dsl.ParamNow, now)))
 	}
+	add(opRelevance, fmt.Sprintf("Relevance min=%g best-share=%g (topic coverage by idf, bm25, vector x%g, graph)",
+		minRelevance, bestShare, p.Fuse.VectorWeight))
 	if e := p.Expand; e != nil {
 		add(opExpand, fmt.Sprintf("Expand metapaths=[%s] hops=%s limit=%s when entities>=%s anchors-from=query+top%d",
 			quoteAll(e.Texts), mark(dsl.ParamHops, fmt.Sprint(e.Hops)), mark(dsl.ParamExpandLimit, fmt.Sprint(e.Limit)),

@@ -21,23 +21,6 @@ var packers = sync.Pool{New: func() any { return new(pack.Packer) }}
 // the entities, not an observation of the patient.
 const pathTier = base.T3
 
-// weakShare: a chunk that only the vector arm found is weak
-// (pack.Candidate.Weak) when its cosine is below this share of the arm's
-// best, unless the query keeps one patient's records. The vector arm
-// always returns k chunks however unrelated its tail, and the quota would
-// otherwise pull a tail chunk into the context just because its tier is
-// missing, and the similarity floor would let a long T1 document in on
-// its tier and length alone; a weak chunk gets neither and competes on
-// its cosine. Within one patient's record every chunk is that patient's
-// evidence, and an allergy that shares no word with the question is the
-// very block the quota is for.
-const weakShare = 0.5
-
-// weakVectorHit reports whether c is a weak hit (see weakShare).
-func weakVectorHit(c *candidate, bestCos float64) bool {
-	return c.path == nil && c.BM25 == nil && c.Vector != nil && c.Vector.Score < weakShare*bestCos
-}
-
 // onePatient reports whether every arm keeps one patient's records only
 // (WHERE patient = "...").
 func (p *Plan) onePatient() bool {
@@ -60,17 +43,10 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	if n.NowText == "" {
 		params.Now = base.DayOf(time.Now())
 	}
-	bestCos := 0.0
-	for _, c := range cands {
-		if c.Vector != nil {
-			bestCos = max(bestCos, c.Vector.Score)
-		}
-	}
-	onePatient := x.p.onePatient() // no hit is weak then: see weakShare
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
 	for i, c := range cands {
-		pc[i] = pack.Candidate{ID: c.id(), Tier: c.tier(), Day: c.day(), Rank: i,
+		pc[i] = pack.Candidate{ID: c.id(), Tier: c.tier(), Day: c.day(), Rank: i, Relevance: c.rel, Weak: c.context,
 			A: pack.State{Text: c.text(), Tokens: x.lineTokens(c, len(cands), lineTag("A", false), c.text(), textTokens(c))}}
 		if c.path != nil {
 			pathTexts = append(pathTexts, c.path.Text)
@@ -79,7 +55,6 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		ch := c.chunk
 		pc[i].A.Sim = x.sim(x.env.Vectors.Vector(ch.Ord))
 		pc[i].NEntity, pc[i].NTotal, pc[i].Permanent = ch.NEntity, ch.NTotal, ch.Permanent
-		pc[i].Weak = !onePatient && weakVectorHit(c, bestCos)
 		if ch.HasB() {
 			pc[i].B = &pack.State{Text: ch.TextB, Tokens: x.lineTokens(c, len(cands), lineTag("B", false), ch.TextB, ch.TokensB), Sim: x.sim(ch.VectorB)}
 		}
@@ -242,7 +217,8 @@ func (r *Result) recountQuota() {
 func (x *execution) item(c *candidate, state, text string, utility, density float64, why string) Item {
 	it := Item{ID: c.id(), Tier: c.tier().String(), State: state, Text: text, Score: c.Score + c.boost,
 		Utility: utility, Density: density, Why: why, day: c.day(),
-		Provenance: Provenance{BM25: c.BM25, Vector: c.Vector, Fused: c.Score, Votes: c.Votes, Boost: c.boost, Path: c.path}}
+		Provenance: Provenance{BM25: c.BM25, Vector: c.Vector, Fused: c.Score, Votes: c.Votes, Boost: c.boost, Path: c.path,
+			Relevance: c.rel, Coverage: c.coverage, Context: c.context}}
 	if c.path != nil {
 		it.Type = "graph-path"
 		return it

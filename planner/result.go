@@ -25,9 +25,12 @@ type Result struct {
 	// costs at most Budget tokens, citation numbers and tags included.
 	// Sources says where each citation comes from ("[1] doc#0, title,
 	// type, source, patient, time"); it is outside the budget.
-	Context   string     `json:"context"`
-	Sources   []string   `json:"sources"`
-	Expansion Expansion  `json:"expansion"`
+	Context   string    `json:"context"`
+	Sources   []string  `json:"sources"`
+	Expansion Expansion `json:"expansion"`
+	// Relevance says which candidates counted as evidence, and why; an
+	// empty result says here why nothing did.
+	Relevance Relevance  `json:"relevance"`
 	Quota     []Quota    `json:"quota,omitempty"`
 	QuotaMet  bool       `json:"quota_met"`
 	Tiers     []string   `json:"tiers_covered"`
@@ -76,6 +79,14 @@ type Provenance struct {
 	Votes  int       `json:"votes,omitempty"`
 	Boost  float64   `json:"graph_boost,omitempty"`
 	Path   *Path     `json:"path"`
+	// Relevance is the candidate's relevance to the query (0..1), and
+	// Coverage the share of the question's topic its text holds (see
+	// Relevance, the stage).
+	Relevance float64 `json:"relevance"`
+	Coverage  float64 `json:"coverage"`
+	// Context: not found for the question, but part of the patient's
+	// record, packed into room the relevant evidence left.
+	Context bool `json:"context,omitempty"`
 }
 
 // Dropped is a candidate that did not make it into the context, and why.

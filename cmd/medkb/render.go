@@ -28,6 +28,9 @@ func render(w io.Writer, r *medkb.Result) {
 		tiers = "none"
 	}
 	fmt.Fprintf(w, "%s; tiers %s\n", summary, tiers)
+	if r.Relevance.Note != "" {
+		fmt.Fprintf(w, "relevance: %s\n", r.Relevance.Note)
+	}
 	e := r.Expansion
 	if e.Fired {
 		fmt.Fprintf(w, "expansion: fired on %s, %d path(s)\n", strings.Join(e.Anchors, ", "), len(e.Paths))
@@ -65,6 +68,11 @@ func provenance(it medkb.Item) string {
 	}
 	if it.Provenance.Boost > 0 {
 		p = append(p, fmt.Sprintf("graph boost +%.4f", it.Provenance.Boost))
+	}
+	if it.Provenance.Context {
+		p = append(p, "record context")
+	} else if it.Provenance.Relevance > 0 {
+		p = append(p, fmt.Sprintf("relevance %.2f", it.Provenance.Relevance))
 	}
 	if it.Why != "" {
 		p = append(p, "why: "+it.Why)

@@ -19,6 +19,21 @@ type Doc struct {
 	Vector    []float32         `json:"vector,omitempty"`
 }
 
+// Heading is what a document says of its chunks besides their text: its
+// title and type. BM25 indexes and relevance reads every chunk with its
+// document's heading before its text, so that a question naming a report
+// ("胃镜看到了什么", "the echo") finds it by its type or title when its text
+// never names it.
+func (d *Doc) Heading() string {
+	switch {
+	case d.Title == "":
+		return d.Type
+	case d.Type == "":
+		return d.Title
+	}
+	return d.Title + " " + d.Type
+}
+
 // Chunk is one sentence-bounded piece of a document, with both packing
 // states precomputed at ingest so that packing is arithmetic at query time.
 type Chunk struct {

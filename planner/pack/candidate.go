@@ -35,6 +35,11 @@ type Candidate struct {
 	// Permanent spares the block time decay: an allergy or a genetic
 	// result does not age (clinical.Reason.Permanent).
 	Permanent bool
+	// Relevance, in [0, 1], is how well the block answers the query by
+	// every retrieval signal (the planner's relevance: BM25 coverage,
+	// vector cosine, graph support); 0 when unknown. It adds Gain *
+	// Relevance to the per-token Sim of both states.
+	Relevance float64
 	// Rank is the input (fused) order, 0-based: FIFO's order and the
 	// last tie-breaker before ID.
 	Rank int
@@ -60,6 +65,8 @@ func (c *Candidate) validate(i int) error {
 		return bad("state A has %d tokens", c.A.Tokens)
 	case math.IsNaN(c.A.Sim) || math.IsInf(c.A.Sim, 0):
 		return bad("state A similarity is %v", c.A.Sim)
+	case !(c.Relevance >= 0 && c.Relevance <= 1):
+		return bad("relevance %v is not in [0, 1]", c.Relevance)
 	case c.NEntity < 0 || c.NTotal < 0:
 		return bad("entity counts %d/%d are negative", c.NEntity, c.NTotal)
 	}

@@ -95,11 +95,15 @@ func packEbm(b *builder) {
 	}
 }
 
-// quotaPass takes, for each tier present, the Kmin densest blocks that
-// fit, in tier order, each in its densest state that fits or, with
-// cheapest, in its cheapest state. It clears any earlier quota picks
-// first, and returns the budget left and, per tier, how many quota places
-// it could not fill.
+// quotaPass fills the tier quotas: for each tier present, the Kmin
+// densest blocks that fit, each in its densest state that fits or, with
+// cheapest, in its cheapest state. The paper's pass (Paper) serves the
+// tiers one after another, T1 first; Ebm's serves them together in one
+// walk in density order, so that when the budget cannot hold every
+// quota block the denser ones, which answer the question better, come
+// first (medkb's fourth addition). It clears any earlier quota picks
+// first, and returns the budget left and, per tier, how many quota
+// places it could not fill.
 func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 	cands, p, pool, order, marks := b.cands, b.p, b.pk.pool, b.pk.order, b.pk.marks
 	clearPicks(marks)
@@ -114,12 +118,19 @@ func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 			}
 		}
 	}
-	left = p.Budget
+	var want quotaShort
 	for _, t := range base.Tiers {
-		want := min(p.Kmin, b.present[t])
-		for k := 0; k < len(order) && want > 0; k++ {
+		want[t] = min(p.Kmin, b.present[t])
+	}
+	left = p.Budget
+	walk := func(tier base.Tier) {
+		for k := 0; k < len(order); k++ {
 			at := int32(k)
 			m := &marks[pool[order[k]].block()]
+			t := m.tier
+			if want[t] == 0 || tier != base.TierNone && t != tier {
+				continue
+			}
 			if cheapest {
 				if m.first != at {
 					continue // a block's turn is at its densest option
@@ -127,16 +138,22 @@ func quotaPass(b *builder, cheapest bool) (left int, short quotaShort) {
 				at = cheap[pool[order[k]].block()]
 			}
 			o := &pool[order[at]]
-			if !quotaEligible(cands, m, o, t, left) {
+			if !b.quotaEligible(m, o, t, left) {
 				continue
 			}
 			m.taken, m.quota = at, true
 			left -= int(o.tokens)
-			want--
+			want[t]--
 		}
-		short[t] = want
 	}
-	return left, short
+	if p.Strategy == Paper {
+		for _, t := range base.Tiers {
+			walk(t)
+		}
+	} else {
+		walk(base.TierNone) // every tier at once
+	}
+	return left, want
 }
 
 // densityWalk is the paper's density walk: in density order, it takes
@@ -212,7 +229,7 @@ func sameQuotaPicks(marks, before []blockMark) bool {
 // each tier present, Kmin times, the state with the highest such value
 // among the tier's unchosen blocks that fit (ties: the denser).
 func pricedQuotaPass(b *builder, price float64) (left int, short quotaShort) {
-	cands, p, pool, order, marks := b.cands, b.p, b.pk.pool, b.pk.order, b.pk.marks
+	p, pool, order, marks := b.p, b.pk.pool, b.pk.order, b.pk.marks
 	clearPicks(marks)
 	left = p.Budget
 	for _, t := range base.Tiers {
@@ -224,7 +241,7 @@ func pricedQuotaPass(b *builder, price float64) (left int, short quotaShort) {
 		// scans these alone, which matters when Kmin is large.
 		tier := resize(b.pk.tier, len(order))[:0]
 		for k, i := range order {
-			if quotaEligible(cands, &marks[pool[i].block()], &pool[i], t, left) {
+			if b.quotaEligible(&marks[pool[i].block()], &pool[i], t, left) {
 				tier = append(tier, int32(k))
 			}
 		}
@@ -233,7 +250,7 @@ func pricedQuotaPass(b *builder, price float64) (left int, short quotaShort) {
 			best, bestValue := int32(-1), 0.0
 			for _, k := range tier {
 				o := &pool[order[k]]
-				if !quotaEligible(cands, &marks[o.block()], o, t, left) {
+				if !b.quotaEligible(&marks[o.block()], o, t, left) {
 					continue
 				}
 				if v := o.utility - price*float64(o.tokens); best < 0 || v > bestValue {
@@ -254,9 +271,10 @@ func pricedQuotaPass(b *builder, price float64) (left int, short quotaShort) {
 }
 
 // quotaEligible reports whether option o can fill a quota place of tier
-// t: its block is of that tier, not chosen yet and not weak, and o fits.
-func quotaEligible(cands []Candidate, m *blockMark, o *option, t base.Tier, left int) bool {
-	return m.tier == t && m.taken < 0 && int(o.tokens) <= left && !cands[o.block()].Weak
+// t: its block is of that tier, not chosen yet and one the quota applies
+// to (builder.inQuota), and o fits.
+func (b *builder) quotaEligible(m *blockMark, o *option, t base.Tier, left int) bool {
+	return m.tier == t && m.taken < 0 && int(o.tokens) <= left && b.inQuota(&b.cands[o.block()])
 }
 
 // clearPicks undoes every pick, so that a quota pass starts afresh.

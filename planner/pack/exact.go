@@ -49,8 +49,9 @@ type tierTable struct {
 	endQ   []int32 // quota progress chosen at the tier's end, per budget
 }
 
-// quotaGroups are the DP's block groups in order: the Weak blocks
-// (filed under TierNone, with no quota), then the tiers.
+// quotaGroups are the DP's block groups in order: the blocks the quota
+// does not apply to (builder.inQuota; filed under TierNone), then the
+// tiers.
 var quotaGroups = [...]base.Tier{base.TierNone, base.T1, base.T2, base.T3, base.T4}
 
 // packExact solves the MCKP with tier quotas exactly. Tiers are processed
@@ -72,7 +73,7 @@ func packExact(b *builder) error {
 		}
 		budget += int(max(bo.opts[0].tokens, bo.opts[bo.n-1].tokens))
 		group := c.Tier
-		if c.Weak {
+		if !b.inQuota(c) {
 			group = base.TierNone // a group of its own, without a quota
 		}
 		tiers[group].blocks = append(tiers[group].blocks, bo)

@@ -10,8 +10,8 @@ import (
 )
 
 // refUtility restates U = F * W * Sim * exp(-lambda*dt), Sim = (1 -
-// floor) * cos + floor * C / 20 (no floor for a Weak block), with cos
-// clamped to [0, 1], independently of the package's code.
+// floor) * cos + (floor + gain * R) * C / 20 (neither for a Weak block),
+// with cos clamped to [0, 1], independently of the package's code.
 func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	f := 1.0
 	if isB && c.NTotal > 0 {
@@ -23,15 +23,35 @@ func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	}
 	sim := (1 - p.SimFloor) * math.Min(1, math.Max(s.Sim, 0))
 	if !c.Weak {
-		sim += p.SimFloor * float64(s.Tokens) / 20
+		sim += (p.SimFloor + p.Gain*c.Relevance) * float64(s.Tokens) / 20
 	}
 	return f * p.Weights[c.Tier-1] * sim * math.Exp(-p.Lambda*dt)
+}
+
+// refInQuota restates which blocks the quota applies to: not Weak, and
+// at least half as relevant as the most relevant block.
+func refInQuota(cands []Candidate) []bool {
+	best := 0.0
+	for _, c := range cands {
+		best = math.Max(best, c.Relevance)
+	}
+	out := make([]bool, len(cands))
+	for i, c := range cands {
+		out[i] = !c.Weak && c.Relevance >= 0.5*best
+	}
+	return out
 }
 
 // bruteForce enumerates every choice (none, A or B per block) and returns
 // the lexicographic optimum: fewest unmet quota places, then most utility.
 func bruteForce(cands []Candidate, p Params) (shortfall int, utility float64) {
-	present := presentPerTier(cands)
+	inQuota := refInQuota(cands)
+	var present tierCounts
+	for i := range cands {
+		if inQuota[i] && (cands[i].A.Tokens > 0 || cands[i].B != nil && cands[i].B.Tokens > 0) {
+			present[cands[i].Tier]++
+		}
+	}
 	best, bestU := math.MaxInt, 0.0
 	var got tierCounts
 	var walk func(i, used int, u float64)
@@ -50,11 +70,11 @@ func bruteForce(cands []Candidate, p Params) (shortfall int, utility float64) {
 		walk(i+1, used, u)
 		try := func(s *State, isB bool) {
 			if s.Tokens > 0 && used+s.Tokens <= p.Budget {
-				if !c.Weak {
+				if inQuota[i] {
 					got[c.Tier]++
 				}
 				walk(i+1, used+s.Tokens, u+refUtility(c, s, p, isB))
-				if !c.Weak {
+				if inQuota[i] {
 					got[c.Tier]--
 				}
 			}

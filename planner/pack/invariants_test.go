@@ -104,7 +104,13 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 	if !slices.IsSortedFunc(r.Dropped, func(x, y Drop) int { return x.Index - y.Index }) {
 		t.Fatalf("%s: drops are not in candidate order", p.Strategy)
 	}
-	present := presentPerTier(cands)
+	inQuota := refInQuota(cands)
+	var present tierCounts
+	for i := range cands {
+		if inQuota[i] && (cands[i].A.Tokens > 0 || cands[i].B != nil && cands[i].B.Tokens > 0) {
+			present[cands[i].Tier]++
+		}
+	}
 	met := true
 	k := 0
 	for _, tier := range base.Tiers {

@@ -182,6 +182,9 @@ type builder struct {
 	// present counts, per tier, the blocks the quota applies to
 	// (presentPerTier).
 	present tierCounts
+	// quotaRelevance is the least Relevance of a block the quota applies
+	// to (inQuota).
+	quotaRelevance float64
 }
 
 // pick is a packed option awaiting assembly: Items are built once, in
@@ -194,11 +197,31 @@ type pick struct {
 }
 
 func newBuilder(cands []Candidate, p *Params, pk *Packer) *builder {
-	return &builder{cands: cands, p: p, pk: pk, picks: pk.picks[:0], present: presentPerTier(cands), res: &Result{
+	b := &builder{cands: cands, p: p, pk: pk, picks: pk.picks[:0], res: &Result{
 		Strategy: p.Strategy,
 		Budget:   p.Budget,
 		Dropped:  make([]Drop, 0, len(cands)),
 	}}
+	best := 0.0
+	for i := range cands {
+		best = max(best, cands[i].Relevance)
+	}
+	b.quotaRelevance = QuotaRelevance * best
+	b.present = b.presentPerTier()
+	return b
+}
+
+// QuotaRelevance is the share of the most relevant block's Relevance that
+// a block needs for the tier quota to apply to it: a quota place is for
+// evidence that answers the question, and a block of marginal relevance
+// does not earn one by its tier alone. Without relevance (all 0) the
+// quota applies to every block, as in the paper.
+const QuotaRelevance = 0.5
+
+// inQuota reports whether the tier quota applies to c: it is not Weak,
+// and at least QuotaRelevance as relevant as the most relevant block.
+func (b *builder) inQuota(c *Candidate) bool {
+	return !c.Weak && c.Relevance >= b.quotaRelevance
 }
 
 // take records option o packed with the given text.
@@ -243,7 +266,7 @@ func (b *builder) finish() *Result {
 		}
 		r.TokensUsed += int(pk.o.tokens)
 		r.Utility += pk.o.utility
-		if !c.Weak {
+		if b.inQuota(c) {
 			got[c.Tier]++
 		}
 	}
@@ -272,12 +295,12 @@ func (b *builder) finish() *Result {
 type tierCounts [len(base.Tiers) + 1]int
 
 // presentPerTier counts, per tier, the blocks the quota applies to: those
-// with a non-empty state and without Weak.
-func presentPerTier(cands []Candidate) tierCounts {
+// with a non-empty state and inQuota.
+func (b *builder) presentPerTier() tierCounts {
 	var n tierCounts
-	for i := range cands {
-		c := &cands[i]
-		if !c.Weak && (c.A.Tokens > 0 || (c.B != nil && c.B.Tokens > 0)) {
+	for i := range b.cands {
+		c := &b.cands[i]
+		if b.inQuota(c) && (c.A.Tokens > 0 || (c.B != nil && c.B.Tokens > 0)) {
 			n[c.Tier]++
 		}
 	}

@@ -6,9 +6,16 @@ const FloorTokens = 20
 
 // sim is the Sim of the utility formula for state s of block c:
 //
-//	Sim = (1 - SimFloor) * cos + SimFloor * s.Tokens / FloorTokens
+//	Sim = (1 - SimFloor) * cos + (SimFloor + Gain * R) * s.Tokens / FloorTokens
 //
-// with cos = s.Sim clamped to [0, 1].
+// with cos = s.Sim clamped to [0, 1] and R = c.Relevance, the block's
+// relevance to the query from every retrieval signal (the planner's; 0
+// when the caller has none, as in the RRCE benchmark, which leaves the
+// formula as it was). The relevance term is paid per token like the
+// floor: it says that every token of the block answers the question, so
+// it multiplies the block's density by (SimFloor + Gain * R) / SimFloor
+// and a report that answers the question outranks an unrelated block of
+// a higher tier whatever its length (see doc.go, "Relevance").
 //
 // The paper's Sim is the bare cosine of sentence-encoder vectors, which
 // gives even unrelated medical texts small positive values. medkb's
@@ -43,5 +50,5 @@ func (p *Params) simPerToken(c *Candidate, s *State) float64 {
 	if c.Weak {
 		return d
 	}
-	return d + p.SimFloor/FloorTokens
+	return d + (p.SimFloor+p.Gain*c.Relevance)/FloorTokens
 }

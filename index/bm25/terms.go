@@ -1,0 +1,150 @@
+package bm25
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/medkb/medkb/internal/text"
+)
+
+// Term is one distinct analysed term of a text (a Porter stem, a number, a
+// CJK bigram) with DF, the number of indexed chunks whose text holds it.
+type Term struct {
+	Text string
+	DF   uint64
+	// CJK is true for a CJK bigram (or a lone CJK character).
+	CJK bool
+}
+
+// Terms analyses s as Search does and returns its distinct terms in
+// order of first occurrence.
+func (ix *Index) Terms(s string) []string {
+	stream := ix.an.text.Analyze([]byte(s))
+	out := make([]string, 0, len(stream))
+	seen := make(map[string]bool, len(stream))
+	for _, tok := range stream {
+		t := string(tok.Term)
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// QueryTerms returns the distinct terms of s (Terms) with their
+// document frequencies, and the number of indexed chunks, all read from one
+// snapshot of the index. The frequencies count chunks of every patient: they
+// say how informative a term is in the store, whatever the query's filter.
+func (ix *Index) QueryTerms(ctx context.Context, s string) (_ []Term, chunks uint64, err error) {
+	terms := ix.Terms(s)
+	adv, err := ix.bleve.Advanced()
+	if err != nil {
+		return nil, 0, fmt.Errorf("bm25: query terms: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, 0, fmt.Errorf("bm25: query terms: %w", err)
+	}
+	defer func() {
+		if cerr := r.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("bm25: query terms: %w", cerr)
+		}
+	}()
+	if chunks, err = r.DocCount(); err != nil {
+		return nil, 0, fmt.Errorf("bm25: query terms: %w", err)
+	}
+	out := make([]Term, len(terms))
+	for i, t := range terms {
+		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldText, false, false, false)
+		if err != nil {
+			return nil, 0, fmt.Errorf("bm25: query terms: %w", err)
+		}
+		out[i] = Term{Text: t, DF: tfr.Count(), CJK: isCJK(t)}
+		if err := tfr.Close(); err != nil {
+			return nil, 0, fmt.Errorf("bm25: query terms: %w", err)
+		}
+	}
+	return out, chunks, nil
+}
+
+// Holds reports which chunks' indexed text holds which terms: out[i][j]
+// is true when chunk ords[i] holds terms[j] (analysed terms, as Terms
+// returns them). A chunk not in the index holds none. It reads the
+// postings of each term once, skipping to the chunks asked about, so it
+// costs about a posting lookup per chunk and term rather than a
+// re-analysis of each chunk's text.
+func (ix *Index) Holds(ctx context.Context, terms []string, ords []uint64) (_ [][]bool, err error) {
+	out := make([][]bool, len(ords))
+	for i := range out {
+		out[i] = make([]bool, len(terms))
+	}
+	if len(terms) == 0 || len(ords) == 0 {
+		return out, nil
+	}
+	adv, err := ix.bleve.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("bm25: holds: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("bm25: holds: %w", err)
+	}
+	defer func() {
+		if cerr := r.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("bm25: holds: %w", cerr)
+		}
+	}()
+	type chunk struct {
+		at int
+		id index.IndexInternalID
+	}
+	chunks := make([]chunk, 0, len(ords))
+	for i, ord := range ords {
+		id, err := r.InternalID(encodeOrd(ord))
+		if err != nil {
+			return nil, fmt.Errorf("bm25: holds: %w", err)
+		}
+		if id != nil {
+			chunks = append(chunks, chunk{i, id})
+		}
+	}
+	slices.SortFunc(chunks, func(a, b chunk) int { return bytes.Compare(a.id, b.id) })
+	var doc index.TermFieldDoc
+	for j, t := range terms {
+		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldText, false, false, false)
+		if err != nil {
+			return nil, fmt.Errorf("bm25: holds: %w", err)
+		}
+		for _, c := range chunks {
+			got, err := tfr.Advance(c.id, &doc)
+			if err != nil {
+				_ = tfr.Close()
+				return nil, fmt.Errorf("bm25: holds: %w", err)
+			}
+			if got == nil {
+				break // no later chunk holds the term
+			}
+			out[c.at][j] = bytes.Equal(got.ID, c.id)
+		}
+		if err := tfr.Close(); err != nil {
+			return nil, fmt.Errorf("bm25: holds: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// isCJK reports whether a term is made of CJK characters (the analyzer's
+// bigrams).
+func isCJK(t string) bool {
+	for _, r := range t {
+		if !text.IsCJK(r) {
+			return false
+		}
+	}
+	return t != ""
+}
