@@ -36,15 +36,20 @@ recalled by a packed item of its document whose text holds the quote,
 compared without white space, with full-width forms folded and in lower
 case; without a quote, by any packed item of the document. Errors name
 file:line: bad JSON, a missing id, question or evidence, an unknown kind
-or field, a document not in the corpus, a quote not in its document.
+or field, a document not in the corpus or of another patient, a quote
+not in its document.
 
 The corpus: --corpus medkb JSON Lines documents, --cases RRCE case files
 (each segment a document: its id, text, type and time, the case's id as
 patient; not its gold tier). --untyped drops every type and tier so the
 text rules decide. --pubmedqa (ori_pqal.json) instead makes every
-context sentence a document "PMID/s<k>" and derives each question's
-evidence from the authors' conclusion, which is not ingested (see
-internal/evidence); --n takes n questions evenly spaced (0: all).`,
+context sentence a document "PMID/s<k>" (all 1,000 abstracts: the
+others are the haystack) and derives each question's evidence from the
+authors' conclusion, which is not ingested: greedily, the sentences of
+its abstract that bring the most conclusion terms beyond the question's
+(at least 3 new, and 20 % of the sentence's own terms; at most 3), each
+quoted whole (see internal/evidence). --n takes n questions evenly
+spaced in PMID order (0: all 702 with evidence).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg := evidence.DefaultConfig()
