@@ -45,6 +45,7 @@ func TestBenchEvidence(t *testing.T) {
 		{"--pubmedqa x.json --n -1", "--n -1: want a sample size"},
 		{"--questions " + questions + " --cases ../../testdata/bench/cases_zh.jsonl --strategies ebm,best", `unknown strategy "best"`},
 		{"--questions " + questions + " --cases ../../testdata/bench/cases_zh.jsonl --windows 0", "--windows"},
+		{"--questions " + questions + " --cases ../../testdata/bench/cases_zh.jsonl --strategies fifo,ebm,fifo", "strategy fifo given twice"},
 	} {
 		args := append([]string{"bench", "evidence"}, strings.Fields(tc.flags)...)
 		if code, _, errOut := cli(t, "", args...); code != 1 || !strings.Contains(errOut, tc.want) {

@@ -174,9 +174,12 @@ func (c *Config) check() error {
 			return fmt.Errorf("windows %v: want positive budgets in ascending order", c.Windows)
 		}
 	}
-	for _, s := range c.Strategies {
+	for i, s := range c.Strategies {
 		if _, err := pack.ParseStrategy(s); err != nil {
 			return err
+		}
+		if slices.Contains(c.Strategies[:i], s) {
+			return fmt.Errorf("strategy %s given twice", s)
 		}
 	}
 	return nil
