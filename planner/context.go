@@ -79,6 +79,15 @@ func lineHead(rank int, tier string, path bool, day base.Day, tag string) string
 	return b.String()
 }
 
+// LineTokens is what a document's chunk costs in the context as the
+// rank-th item in state ("A" or "B"): its whole line, lineHead (no graph
+// path), the text and a newline, counted by count as assemble counts
+// it. day is the document's (base.ParseDay of its time). Benchmarks
+// cost an oracle's packing with it, in the planner's own terms.
+func LineTokens(count func(string) int, rank int, tier string, day base.Day, state, txt string) int {
+	return count(lineHead(rank, tier, false, day, lineTag(state, false)) + txt + "\n")
+}
+
 // lineTag is the tag of lineHead for a state ("A", "B") whose text may
 // have been cut short.
 func lineTag(state string, cut bool) string {

@@ -11,9 +11,9 @@ import (
 func benchCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "bench",
-		Short: "measure medkb: vector, retrieval, query, pack, graph",
+		Short: "measure medkb: vector, ingest, retrieval, query, pack, graph, evidence",
 	}
-	c.AddCommand(benchVectorCmd(e), benchIngestCmd(e), benchRetrievalCmd(e), benchQueryCmd(e), benchGraphCmd(e), benchPackCmd(e))
+	c.AddCommand(benchVectorCmd(e), benchIngestCmd(e), benchRetrievalCmd(e), benchQueryCmd(e), benchGraphCmd(e), benchPackCmd(e), benchEvidenceCmd(e))
 	return c
 }
 

@@ -6,7 +6,7 @@
 //	medkb demo                            the embedded sample and showcase queries
 //	medkb stats | show ID... | export | check
 //	medkb rebuild | backup DEST           operations
-//	medkb bench vector|ingest|retrieval|query|pack|graph, medkb tune
+//	medkb bench vector|ingest|retrieval|query|pack|graph|evidence, medkb tune
 //
 // main is a few lines; run builds the cobra command tree so that tests
 // drive the whole CLI in process (cmd_test.go). Each subcommand lives in

@@ -79,7 +79,7 @@ type inputDoc struct {
 // ReadJSONL reads documents, one JSON object a line; blank lines are skipped.
 func ReadJSONL(r io.Reader, file string) (*Result, error) {
 	res := &Result{}
-	err := eachLine(r, func(n int, line []byte) {
+	err := EachLine(r, func(n int, line []byte) {
 		d, err := decodeDoc(line)
 		if err != nil {
 			res.bad(file, n, err.Error())
@@ -136,7 +136,7 @@ func decodeDoc(line []byte) (*base.Doc, error) {
 func ReadTSV(r io.Reader, file string) (*Result, error) {
 	res := &Result{}
 	first := true
-	err := eachLine(r, func(n int, line []byte) {
+	err := EachLine(r, func(n int, line []byte) {
 		if !utf8.Valid(line) {
 			res.bad(file, n, "invalid UTF-8")
 			return
@@ -162,9 +162,9 @@ func ReadTSV(r io.Reader, file string) (*Result, error) {
 	return res, wrapRead(file, err)
 }
 
-// eachLine calls fn with each non-blank line (CR and, on the first
+// EachLine calls fn with each non-blank line of r (CR and, on the first
 // line, a byte-order mark stripped) and its number.
-func eachLine(r io.Reader, fn func(n int, line []byte)) error {
+func EachLine(r io.Reader, fn func(n int, line []byte)) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	n := 0

@@ -59,7 +59,7 @@ type Segment struct {
 // mistake comes back as warnings: a field the format does not know
 // (ignored, so that a file carrying extra metadata still runs, but a
 // misspelt "signal" would otherwise pass unseen), a key that its signal
-// segment's text does not hold (after foldKey: that segment can never
+// segment's text does not hold (after text.FoldKey: that segment can never
 // survive), cases that mark no segment "signal" (all their segments are
 // then signal, since noise is the benchmark's to add), and a file in
 // which no segment is a signal (RRCE then counts nothing).
@@ -106,9 +106,9 @@ func ReadCases(r io.Reader, name string) (cases []Case, warnings []string, err e
 				continue
 			}
 			signal = true
-			text := foldKey(s.Text)
+			folded := text.FoldKey(s.Text)
 			for _, k := range s.Keys {
-				if !strings.Contains(text, foldKey(k)) {
+				if !strings.Contains(folded, text.FoldKey(k)) {
 					warnings = append(warnings, fmt.Sprintf("%s:%d: case %q: segment %q: key %q is not in its text; the segment can never survive", name, line, c.ID, s.ID, k))
 				}
 			}

@@ -39,7 +39,7 @@
 //     in the context: a value that also appears in another block (a
 //     fragment of another case, a repeated lab line) must not count. Both
 //     are compared without white space, with full-width forms folded and
-//     in lower case (foldKey): hand-written keys differ from the record
+//     in lower case (text.FoldKey): hand-written keys differ from the record
 //     in spacing ("2.8 mg/dL" against "2.8mg/dL"), not in value.
 //   - A case file with fields the format does not know still runs: they
 //     are ignored with a warning, as are keys missing from their own

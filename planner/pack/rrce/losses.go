@@ -28,7 +28,7 @@ type Loss struct {
 	TokensA int    `json:"tokens_a"`
 	TokensB int    `json:"tokens_b,omitempty"` // 0: no state B
 	// State is "" when the segment was not packed, else the state packed
-	// without all its keys; Missing are those keys, folded (foldKey).
+	// without all its keys; Missing are those keys, folded (text.FoldKey).
 	State   string   `json:"state,omitempty"`
 	Missing []string `json:"missing,omitempty"`
 	Text    string   `json:"text"` // state A

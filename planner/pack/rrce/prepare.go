@@ -52,7 +52,7 @@ type prepared struct {
 // signalSeg is a signal segment to account for after packing.
 type signalSeg struct {
 	cand int       // index into cands
-	keys []string  // must all be in the packed state's text; folded (foldKey)
+	keys []string  // must all be in the packed state's text; folded (text.FoldKey)
 	tier base.Tier // gold, else classified: decides whether it counts for RRCE
 }
 

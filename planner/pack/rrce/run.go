@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/planner/pack"
 )
 
@@ -269,7 +270,7 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 // of the segment's keys (a segment without keys survives when packed).
 // Keys are looked for in the segment's own packed text, not anywhere in
 // the context, so a value that happens to appear in another block does
-// not count; both sides are folded (foldKey), so "2.8mg/dL" holds the key
+// not count; both sides are folded (text.FoldKey), so "2.8mg/dL" holds the key
 // "2.8 mg/dL".
 func survivors(res *pack.Result, c *prepared) (t1t2, all int) {
 	state, packed := packedStates(res, len(c.cands))
@@ -286,11 +287,11 @@ func survivors(res *pack.Result, c *prepared) (t1t2, all int) {
 }
 
 // packedStates gives, per candidate, the state the packing took (0 for
-// none) and that state's text, folded (foldKey).
+// none) and that state's text, folded (text.FoldKey).
 func packedStates(res *pack.Result, n int) ([]pack.StateID, []string) {
 	state, packed := make([]pack.StateID, n), make([]string, n)
 	for _, it := range res.Items {
-		state[it.Index], packed[it.Index] = it.State, foldKey(it.Text)
+		state[it.Index], packed[it.Index] = it.State, text.FoldKey(it.Text)
 	}
 	return state, packed
 }

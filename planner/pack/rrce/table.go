@@ -24,7 +24,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	for _, st := range r.Strategies {
 		fmt.Fprintf(&sb, "%-10s", st)
 		for _, win := range r.Windows {
-			sb.WriteString(percent(r.RRCE[st], strconv.Itoa(win)))
+			sb.WriteString(PercentCell(r.RRCE[st], strconv.Itoa(win)))
 		}
 		sb.WriteString("\n")
 	}
@@ -45,16 +45,16 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(&sb, "kmin ablation (ebm at %d tokens):", r.AblationWindow)
 	for _, k := range r.KminValues {
-		fmt.Fprintf(&sb, " kmin=%d %s", k, strings.TrimSpace(percent(r.KminAblation, strconv.Itoa(k))))
+		fmt.Fprintf(&sb, " kmin=%d %s", k, strings.TrimSpace(PercentCell(r.KminAblation, strconv.Itoa(k))))
 	}
 	sb.WriteString("\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
 
-// percent formats row[key] as a percentage in a column of 8, or "n/a"
-// when the report has no value there.
-func percent(row map[string]float64, key string) string {
+// PercentCell formats row[key] as a percentage in a column of 8, or "n/a"
+// when the report has no value there. Other benchmark tables use it too.
+func PercentCell(row map[string]float64, key string) string {
 	v, ok := row[key]
 	if !ok {
 		return fmt.Sprintf(" %7s", "n/a")
