@@ -162,7 +162,7 @@ func bindPack(q *dsl.Query) (*PackNode, error) {
 		return nil, q.ErrorAt(q.TextPos, "%v", err)
 	}
 	n := &PackNode{NowText: qp.Now, Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
-		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, Gain: pack.DefaultGain, Strategy: st, Now: base.NoDay}}
+		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: st, Now: base.NoDay}}
 	if qp.Now != "" {
 		d, err := base.ParseDay(qp.Now)
 		if err != nil {

@@ -292,6 +292,7 @@ func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate
 		}
 	}
 	floor := max(minRelevance, bestShare*bestEvidence)
+	scope := x.p.onePatient()
 	relevant := func(c *candidate) bool {
 		if !onTopicQuery {
 			return false
@@ -299,7 +300,7 @@ func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate
 		if x.p.Pack == nil { // a ranked list keeps every real hit
 			return c.BM25 != nil || c.coverage > 0 || c.evidence >= minRelevance
 		}
-		return c.evidence >= minRelevance && (c.evidence >= floor || c.informative)
+		return c.evidence >= minRelevance
 	}
 	found := 0
 	for _, c := range cands {
@@ -307,7 +308,6 @@ func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate
 			found++
 		}
 	}
-	scope := x.p.onePatient()
 	record := scope && (q.Generic || t.total == 0 || found == 0 && onTopicQuery)
 	switch {
 	case record:

@@ -37,8 +37,10 @@ type Candidate struct {
 	Permanent bool
 	// Relevance, in [0, 1], is how well the block answers the query by
 	// every retrieval signal (the planner's relevance: BM25 coverage,
-	// vector cosine, graph support); 0 when unknown. It adds Gain *
-	// Relevance to the per-token Sim of both states.
+	// vector cosine, graph support). With Params.RelevancePower p > 0 it
+	// scales the floor's share of Sim by Relevance^p (see sim), and the
+	// tier quota covers only blocks at least QuotaRelevance as relevant
+	// as the most relevant one.
 	Relevance float64
 	// Rank is the input (fused) order, 0-based: FIFO's order and the
 	// last tie-breaker before ID.

@@ -9,8 +9,9 @@ import (
 	"github.com/medkb/medkb/internal/base"
 )
 
-// refUtility restates U = F * W * Sim * exp(-lambda*dt), Sim = (1 -
-// floor) * cos + (floor + gain * R) * C / 20 (neither for a Weak block),
+// refUtility restates U = F * W * Sim * exp(-lambda*dt), Sim = R^p *
+// ((1 - floor) * cos + floor * C / 20) (R^p = 1 for p = 0; a Weak block
+// has the cosine's share alone),
 // with cos clamped to [0, 1], independently of the package's code.
 func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	f := 1.0
@@ -23,7 +24,10 @@ func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	}
 	sim := (1 - p.SimFloor) * math.Min(1, math.Max(s.Sim, 0))
 	if !c.Weak {
-		sim += (p.SimFloor + p.Gain*c.Relevance) * float64(s.Tokens) / 20
+		sim += p.SimFloor * float64(s.Tokens) / 20
+		if p.RelevancePower > 0 {
+			sim *= math.Pow(c.Relevance, p.RelevancePower)
+		}
 	}
 	return f * p.Weights[c.Tier-1] * sim * math.Exp(-p.Lambda*dt)
 }

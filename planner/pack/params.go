@@ -18,11 +18,11 @@ const (
 	// state of FloorTokens tokens keeps when it shares nothing with the
 	// query (see Params.SimFloor).
 	DefaultSimFloor = 0.5
-	// DefaultGain is how much a fully relevant block's Sim per token
-	// exceeds the floor's: with the default floor, relevance 1 makes a
-	// block five times as dense as an unrelated block of its tier (see
-	// Params.Gain).
-	DefaultGain = 2.0
+	// QueryRelevancePower is the RelevancePower the planner packs with:
+	// a block half as relevant as the best is worth a quarter as much
+	// per token, so that relevance outweighs the tier weights' 2.5 (see
+	// Params.RelevancePower).
+	QueryRelevancePower = 2.0
 )
 
 // DefaultWeights are the tier weights W(T1..T4) the paper's grid search chose.
@@ -50,10 +50,12 @@ type Params struct {
 	// the state's cosine and tokens, cos clamped to [0, 1]. 0 is the bare
 	// cosine; 1 ignores the query. In [0, 1].
 	SimFloor float64
-	// Gain weighs a block's relevance (Candidate.Relevance) in its Sim:
-	// (SimFloor + Gain * Relevance) * Tokens / FloorTokens joins the
-	// cosine's share. 0 ignores relevance. Finite, >= 0.
-	Gain float64
+	// RelevancePower p weighs a block's relevance (Candidate.Relevance)
+	// in its Sim: the floor's share becomes SimFloor * Relevance^p *
+	// Tokens / FloorTokens. 0 ignores relevance (the paper's Sim, and the
+	// RRCE benchmark's, whose candidates have no retrieval signals).
+	// Finite, >= 0.
+	RelevancePower float64
 	// Now is the reference day for time decay; base.NoDay turns decay off.
 	Now base.Day
 	// Strategy selects the algorithm; the zero value is Ebm.
@@ -75,7 +77,6 @@ func DefaultParams() Params {
 		Lambda:   DefaultLambda,
 		Epsilon:  DefaultEpsilon,
 		SimFloor: DefaultSimFloor,
-		Gain:     DefaultGain,
 		Now:      base.NoDay,
 	}
 }
@@ -98,8 +99,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("%w: lambda %v must be a finite number >= 0", ErrInvalid, p.Lambda)
 	case !finiteNonNegative(p.Epsilon):
 		return fmt.Errorf("%w: epsilon %v must be a finite number >= 0", ErrInvalid, p.Epsilon)
-	case !finiteNonNegative(p.Gain):
-		return fmt.Errorf("%w: relevance gain %v must be a finite number >= 0", ErrInvalid, p.Gain)
+	case !finiteNonNegative(p.RelevancePower):
+		return fmt.Errorf("%w: relevance power %v must be a finite number >= 0", ErrInvalid, p.RelevancePower)
 	case !(p.SimFloor >= 0 && p.SimFloor <= 1):
 		return fmt.Errorf("%w: similarity floor %v must be in [0, 1]", ErrInvalid, p.SimFloor)
 	case int(p.Strategy) >= len(strategyNames):

@@ -1,21 +1,18 @@
 package pack
 
+import "math"
+
 // FloorTokens is the length at which a block's floor share equals
 // Params.SimFloor; see sim.
 const FloorTokens = 20
 
 // sim is the Sim of the utility formula for state s of block c:
 //
-//	Sim = (1 - SimFloor) * cos + (SimFloor + Gain * R) * s.Tokens / FloorTokens
+//	Sim = R^p * ((1 - SimFloor) * cos + SimFloor * s.Tokens / FloorTokens)
 //
-// with cos = s.Sim clamped to [0, 1] and R = c.Relevance, the block's
-// relevance to the query from every retrieval signal (the planner's; 0
-// when the caller has none, as in the RRCE benchmark, which leaves the
-// formula as it was). The relevance term is paid per token like the
-// floor: it says that every token of the block answers the question, so
-// it multiplies the block's density by (SimFloor + Gain * R) / SimFloor
-// and a report that answers the question outranks an unrelated block of
-// a higher tier whatever its length (see doc.go, "Relevance").
+// with cos = s.Sim clamped to [0, 1], R = c.Relevance and p =
+// Params.RelevancePower (R^p is 1 when p is 0: the formula without
+// relevance, which the RRCE benchmark uses).
 //
 // The paper's Sim is the bare cosine of sentence-encoder vectors, which
 // gives even unrelated medical texts small positive values. medkb's
@@ -34,8 +31,18 @@ const FloorTokens = 20
 // chosen on MedQA vignettes held out from the benchmark's sample
 // (planner/pack/rrce; README, "The similarity floor").
 //
+// In a query Sim is scaled by R^p, the block's relevance
+// from every retrieval signal (the planner's: BM25 coverage of the
+// question, vector cosine, graph support): every token of a block that
+// answers the question is worth more. Squared (p = 2), a block half as
+// relevant as the best is worth a quarter as much per token, which
+// outweighs a tier weight of 2.5: an unrelated T2 sentence that shares
+// one word with the question no longer outranks the T4 sentence that
+// answers it. See doc.go, "Relevance".
+//
 // A Weak block gets no floor: it is in the pool only because a retriever
-// found it faintly similar, and has no standing as evidence beyond that.
+// found it faintly similar, or as context after the relevant evidence,
+// and has no standing as evidence beyond its cosine.
 func (p *Params) sim(c *Candidate, s *State) float64 {
 	return p.simPerToken(c, s) * float64(s.Tokens)
 }
@@ -50,5 +57,13 @@ func (p *Params) simPerToken(c *Candidate, s *State) float64 {
 	if c.Weak {
 		return d
 	}
-	return d + (p.SimFloor+p.Gain*c.Relevance)/FloorTokens
+	return p.relevanceFactor(c) * (d + p.SimFloor/FloorTokens)
+}
+
+// relevanceFactor is R^p, or 1 when p is 0 (see sim).
+func (p *Params) relevanceFactor(c *Candidate) float64 {
+	if p.RelevancePower == 0 {
+		return 1
+	}
+	return math.Pow(c.Relevance, p.RelevancePower)
 }
