@@ -118,6 +118,10 @@ func TestTierOfType(t *testing.T) {
 		{"婚育史", base.T4, true},
 		{"体格检查结果", base.T3, true}, // not captured by a T2 alias
 		{"CT检查结果", base.T2, true},
+		{"冠脉造影", base.T2, true},
+		{"阴道镜", base.T2, true},
+		{"胎心监护", base.T2, true},
+		{"造影剂过敏", base.T1, true}, // an allergy, not an imaging study
 		{"", base.TierNone, false},
 		{"discharge summary", base.TierNone, false},
 		{"note", base.TierNone, false},
