@@ -120,6 +120,23 @@ var planned = regexp.MustCompile(`(?i)\b(?:is|are|was|were|be|been) (?:scheduled
 
 const plannedWhy = "planned or pending tests (is scheduled, are ordered, 拟行, 建议行)"
 
+// notSampling is the pathology rule's check: a clause that takes a sample
+// and states no result ("于胃窦取活检2块", "标本送病理", "biopsies were
+// taken") is part of the procedure that took it (an endoscopy, a
+// colposcopy), whose report is T2; the tissue diagnosis comes later, in a
+// report of its own.
+func notSampling(s string, hit []int) bool {
+	clause := clauseAround(s, hit[0], hit[1])
+	return !sampling.MatchString(clause) || sampleResult.MatchString(clause)
+}
+
+var (
+	sampling     = regexp.MustCompile(`(?i)取|送检|送病理|标本|\d\s*块|多点活检|行活检|\b(?:taken|obtained|performed|sent|submitted)\b`)
+	sampleResult = regexp.MustCompile(`(?i)[示：:]|报告|诊断|符合|\b(?:show\w*|reveal\w*|demonstrat\w*|consistent|confirm\w*|diagnos\w*|read as)\b`)
+)
+
+const samplingWhy = "a clause that takes a sample and states no result (取活检2块, 送病理, biopsies were taken)"
+
 // TextRules is the ordered text classifier: the first rule that fires
 // decides, so the most objective evidence wins when a text mixes several
 // (a CT report that quotes the complaint is T2). Texts no rule matches are
@@ -132,8 +149,10 @@ var TextRules = []TextRule{
 		"上皮内病变", "上皮内瘤变",
 		"patológ*", "patologí*", "histológ*", "citológ*", "anatomopatholog*", "histologique", "cytologie",
 		"生検", "組織診", "細胞診", "免疫染色").
-		ignoring("病理反射 and 病理征 are exam signs; 取活检 and 送病理 take a sample, which reports no result", "病理反射", "病理征", "取活检", "送病理").
-		checking(plannedWhy, notPlanned),
+		ignoring("病理反射 and 病理征 are exam signs; 病理性 and pathologic(al) qualify a sign, not a tissue (病理性杂音, pathologic Q waves, pathologic fracture)",
+			"病理反射", "病理征", "病理性", `re(patholog):\bpatholog(?:ic|ical)\s+(?:reflex\w*|murmur\w*|q[- ]?waves?|fractures?|jaundice|signs?)`).
+		checking(plannedWhy, notPlanned).
+		checking(samplingWhy, notSampling),
 	rule("genetic test", base.T1, "pathology",
 		"mutation*", "genetic test*", "genetic analysis", "genetic screening", "genotyp*", "karyotyp*",
 		"gene rearrangement", "gene fusion", "sequencing", "基因", "突变", "染色体").
