@@ -12,6 +12,16 @@
 // rules are ordered from T1 to T4, so a text mixing a biopsy result and a
 // complaint is T1: the most objective evidence present decides.
 //
+// Except where the text retells evidence rather than reports it. A history
+// narrative (a 现病史 or 既往史, a chief complaint: see narrative.go) that
+// quotes an earlier blood count, CT, examination or even biopsy result is
+// T4, as its section is: the rules of tests, examinations and tissue
+// results skip narratives (TextRule.SkipInNarrative) and the narrative rule
+// fires instead. A documented allergy stays T1 wherever it is written. So
+// does the procedure that takes a sample: an endoscopy report that takes
+// biopsies (取活检2块, 标本送病理) is T2 until a clause states a tissue
+// result; and 病理性杂音, 病理性Q波 name a sign, not a tissue.
+//
 // Literature types follow M-Eval's study-type ranking (SEEDS.md section 3):
 // meta-analyses and systematic reviews are T1, randomised and other
 // clinical trials T2, cohort, case-control studies and case reports T3,

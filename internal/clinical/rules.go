@@ -28,13 +28,23 @@ type TextRule struct {
 	Ignore  []string // terms whose hits do not count (病理反射 is an exam sign)
 	Except  string   // what Ignore and the extra check leave out, in words
 	Summary string   // what the rule fires on, in words, when Terms are unreadable
+	// SkipInNarrative: the rule does not fire on a history narrative, which
+	// retells a test or finding rather than reports it (see narrativeCue).
+	// Classify checks it; Matches does not.
+	SkipInNarrative bool
+	// Narrative marks the narrative rule: Classify lets it fire only on a
+	// text where a rule was skipped for being a narrative, so that the
+	// reason names why a text that names a test is T4; other narratives go
+	// on to the complaint and history rules.
+	Narrative bool
 
 	terms  terms
 	ignore terms
 	checks []func(text string, hit []int) bool // all must agree for a hit to count
 }
 
-// Matches reports whether the rule fires on s.
+// Matches reports whether the rule's terms and checks fire on s, without
+// regard to SkipInNarrative.
 func (r *TextRule) Matches(s string) bool {
 	return r.matches(s, asciiLower(s))
 }
@@ -95,6 +105,22 @@ func (r TextRule) finding(find func(string) [][2]int) TextRule {
 	return r
 }
 
+// skippingNarratives returns r that does not fire on a history narrative.
+func (r TextRule) skippingNarratives() TextRule {
+	r.SkipInNarrative = true
+	r.Except = joinNonEmpty(r.Except, narrativeWhy)
+	return r
+}
+
+const narrativeWhy = "a history narrative that retells it (rule narrative)"
+
+// retelling returns r as the narrative rule (see TextRule.Narrative).
+func (r TextRule) retelling() TextRule {
+	r.Narrative = true
+	r.Except = joinNonEmpty(r.Except, "fires only where a rule above skipped the narrative; other narratives go on to the rules below")
+	return r
+}
+
 // summarized returns r described by summary in the README instead of by its
 // terms.
 func (r TextRule) summarized(summary string) TextRule {
@@ -152,11 +178,13 @@ var TextRules = []TextRule{
 		ignoring("病理反射 and 病理征 are exam signs; 病理性 and pathologic(al) qualify a sign, not a tissue (病理性杂音, pathologic Q waves, pathologic fracture)",
 			"病理反射", "病理征", "病理性", `re(patholog):\bpatholog(?:ic|ical)\s+(?:reflex\w*|murmur\w*|q[- ]?waves?|fractures?|jaundice|signs?)`).
 		checking(plannedWhy, notPlanned).
-		checking(samplingWhy, notSampling),
+		checking(samplingWhy, notSampling).
+		skippingNarratives(),
 	rule("genetic test", base.T1, "pathology",
 		"mutation*", "genetic test*", "genetic analysis", "genetic screening", "genotyp*", "karyotyp*",
 		"gene rearrangement", "gene fusion", "sequencing", "基因", "突变", "染色体").
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("allergy", base.T1, "allergy",
 		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏", "皮试阳性",
 		"alergia*", "alérgic*", "anafila*", "allergie à", "allergie au", "allergie aux", "allergique*", "Allergie gegen", "allergisch*", "アレルギー", "アナフィラキシー",
@@ -173,21 +201,25 @@ var TextRules = []TextRule{
 		"IRM", "scanner thoraci*", "scanner abdomin*", "scanner cérébral", "échograph*", "Échograph*",
 		"échocardiograph*", "Échocardiograph*", "tomodensitom*", "Röntgen*", "MRT des", "MRT der",
 		"Computertomogra*", "Ultraschall*", "画像検査", "画像所見", "画像診断", "超音波", "エコー", "レントゲン").
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("ECG", base.T2, "ecg",
 		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图", "électrocardiogra*", "Électrocardiogra*", "心電図").
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("endoscopy", base.T2, "imaging",
 		"endoscop*", "colonoscop*", "gastroscop*", "bronchoscop*", "cystoscop*", "laryngoscop*",
 		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜", "喉镜", "鼻咽镜",
 		"阴道镜", "宫腔镜", "内視鏡").
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("function test", base.T2, "lab",
 		"spirometr*", "pulmonary function", "lung function", "audiometr*", "audiogra*", "EEG",
 		"electroencephalogra*", "electromyogra*", "EMG", "nerve conduction", "stress test*",
 		"polysomnogra*", "catheteriz*", "vascular resistance", "cardiac output", "wedge pressure",
 		"肺功能", "脑电图", "肌电图", "多导睡眠", "心导管", "胎心监护", "NST").
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("laboratory", base.T2, "lab",
 		"laborator*", "lab", "labs", "serum", "plasma", "blood count", "CBC", "hemoglobin", "haemoglobin",
 		"hematocrit", "mean corpuscular", "MCV", "leukocyte*", "white blood cell*", "WBC", "platelet*",
@@ -212,13 +244,15 @@ var TextRules = []TextRule{
 		"血液検査", "検査所見", "白血球", "ヘモグロビン", "クレアチニン", "生化学").
 		ignoring("抗血小板 names a drug class; glucose control and 血糖控制 a history",
 			"抗血小板", "血糖控制", "控制血糖", `re(glucose):\bcontrol\w* (?:\w+ ){0,2}(?:blood )?glucose|glucose control`).
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("vital signs", base.T3, "exam",
 		"temperature", "pulse", "blood pressure", "respirations", "respiratory rate", "heart rate",
 		"oxygen saturation", "pulse oximetry", "SpO2", "BMI", "体温", "血压", "心率", "脉搏",
 		"呼吸频率", "血氧饱和度", `re(℃|°|hg|次/分|/min|bpm):\d\s*(?:℃|°C|°F|mm ?Hg|次/分|/min\b|bpm\b)`).
 		ignoring("高血压 and 低血压 name diseases", "高血压", "低血压").
-		checking("a sign named without a number after it (blood pressure management)", withNumber),
+		checking("a sign named without a number after it (blood pressure management)", withNumber).
+		skippingNarratives(),
 	rule("physical examination", base.T3, "exam",
 		"examination", "exam", "vital signs", "auscultat*", "palpat*", "percuss*", "on inspection",
 		"tender*", "nontender", "non-tender", "murmur*", "bruit*", "rales", "crackles", "wheez*",
@@ -236,9 +270,12 @@ var TextRules = []TextRule{
 		"舌象", "舌质", "舌苔", "舌淡", "舌红", "舌暗", "舌紫", "舌胖", "苔薄", "苔白", "苔黄", "苔腻", "少苔",
 		"脉象", "脉细", "脉弦", "脉滑", "脉沉", "脉浮", "脉数", "脉缓", "脉涩", "脉弱",
 		"exploración", "examen físico", "auscultación", "palpación", "signos vitales", "constantes vitales",
-		"examen clinique", "körperliche Untersuchung", "Auskultation", "身体所見", "理学所見", "聴診", "バイタル"),
+		"examen clinique", "körperliche Untersuchung", "Auskultation", "身体所見", "理学所見", "聴診", "バイタル").
+		skippingNarratives(),
 	rule("lab value", base.T2, "lab").finding(findLabValues).
-		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ..."),
+		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ...").
+		skippingNarratives(),
+	rule("narrative", base.T4, "history").finding(findNarrative).summarized(narrativeSummary).retelling(),
 	rule("complaint", base.T4, "complaint",
 		"complain*", "presents with", "presented with", "comes to", "came to", "brought to",
 		"because of", "reports", "reported", "c/o", "chief complaint", "feels", "describes",
