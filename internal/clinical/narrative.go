@@ -26,7 +26,8 @@ import (
 // department), treatment (予, 口服, 治疗, was started on) and history
 // (病史, 既往, 长期, 曾, 否认, history of, denies). One kind alone is not
 // enough: a CT report compared with "我院" films or a lab panel drawn 入院后
-// tells no story. Reports, tests and examinations rarely hold two.
+// tells no story. Reports, tests and examinations rarely hold two, and a
+// text with a report's headings (Findings:, 检查所见：) is never a narrative.
 type narrativeCue struct {
 	Kind  string
 	Terms []string
@@ -60,7 +61,7 @@ var narrativeCues = []narrativeCue{
 		"urgent care", "outside hospital", "primary care", "EMS"),
 	cue("treatment",
 		"予", "治疗", "服", "静滴", "输液", "注射", "控制",
-		"started on", "treated with", "received", "was given", "prescribed", "underwent"),
+		"started on", "treated with", "was given", "prescribed", "underwent"),
 	cue("history",
 		"史", "既往", "平素", "平时", "长期", "曾", "否认", "确诊", "诊断为",
 		"history of", "diagnosed", "denies", "denied", "previously"),
@@ -73,11 +74,17 @@ var complaintShape = regexp.MustCompile(`(?i)^[^，。；,;]{1,40}?` + zhDuratio
 
 const complaintRunes = 60
 
+// reportHeading is a heading of a report's structure ("Findings:",
+// "Specimen:", "检查所见：", "超声提示："): a text that has one is a
+// report, whatever its clinical-history line or its specimen's journey
+// ("drawn in the emergency department", "临床病史：咳嗽3天") tells.
+var reportHeading = regexp.MustCompile(`(?i)\b(?:findings|impression|conclusions?|interpretation|specimen|technique|comparison)\s*[:：]|(?:所见|结论|诊断意见|检查提示|超声提示|印象)\s*[:：]`)
+
 // narrative reports whether s reads as a history narrative (see
 // narrativeCue).
 func narrative(s string) bool {
 	s = strings.TrimSpace(s)
-	if s == "" {
+	if s == "" || reportHeading.MatchString(s) {
 		return false
 	}
 	if utf8.RuneCountInString(s) <= complaintRunes && complaintShape.MatchString(s) {
