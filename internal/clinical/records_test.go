@@ -17,6 +17,7 @@ import (
 const (
 	zhRecordsFloor = 0.0
 	enRecordsFloor = 0.0
+	records2Floor  = 0.0
 	benchCaseFloor = 0.0
 )
 
@@ -30,6 +31,7 @@ func TestRecordSections(t *testing.T) {
 	}{
 		{"zh_records.tsv", zhRecordsFloor},
 		{"en_records.tsv", enRecordsFloor},
+		{"records_2.tsv", records2Floor},
 	} {
 		var a agreement
 		for _, row := range readTSV(t, filepath.Join("testdata", set.file), 4) {
