@@ -168,6 +168,11 @@ func TestTextRules(t *testing.T) {
 		{"胃镜：胃窦黏膜散在糜烂，于胃窦小弯侧活检1块。", "endoscopy"},
 		{"阴道镜：宫颈见厚醋白上皮，于9、12点多点活检，标本送病理。", "endoscopy"},
 		{"EGD: a clean-based antral ulcer. Biopsies were taken from the ulcer margin.", "endoscopy"},
+		{"肠镜：直肠见一0.4cm广基息肉，予以活检钳除，送病理。", "endoscopy"},
+		{"ERCP：胆总管下段狭窄，于狭窄段行刷检送细胞学检查。", "endoscopy"},
+		{"超声内镜：胰头低回声占位，行EUS-FNA穿刺3针，组织条送病理。", "imaging"}, // 超声 fires first
+		{"（右乳肿物穿刺）浸润性导管癌，组织学分级Ⅱ级。", "pathology"},
+		{"胃镜下钳取组织，病理示低级别上皮内瘤变。", "pathology"},
 		{"胃镜下取活检，病理示中分化腺癌。", "pathology"},
 		{"（乙状结肠）活检：中分化腺癌。", "pathology"},
 		{"Gastric antrum, biopsy: chronic active gastritis.", "pathology"},

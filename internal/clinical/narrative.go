@@ -48,7 +48,7 @@ const (
 var narrativeCues = []narrativeCue{
 	cue("when",
 		`re(前|来):`+zhDuration+`\s*(?:前|来|以来)`, "今晨", "昨日", "昨天", "昨晚", "此后", "次日", "入院前",
-		`re(ago):\b`+enDuration+`\s+ago\b`, "yesterday", "last night", "last week", "last month", "last year",
+		`re(ago):\b`+enDuration+`\s+ago\b`, `re(for|over):\b(?:for|over) (?:the (?:past|last) )?`+enDuration+`\b`, "yesterday", "last night", "last week", "last month", "last year",
 		"this morning", "earlier today"),
 	cue("course",
 		"出现", "起病", "发病", "无明显诱因", "诱因", "突发", "突然", "逐渐", "渐进", "反复", "病程中",

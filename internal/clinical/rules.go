@@ -154,21 +154,22 @@ const plannedWhy = "planned or pending tests (is scheduled, are ordered, 拟行,
 const surgicalPathology = `re(（|\():^\s*[（(][^（）()\d一二三四五六七八九十血尿便痰液]{1,16}[）)][^，。；,;]{0,30}?(?:炎|癌|瘤|增生|化生|异型|坏死|肉芽肿|上皮内|息肉|囊肿)`
 
 // notSampling is the pathology rule's check: a clause that takes a sample
-// and states no result ("于胃窦取活检2块", "标本送病理", "biopsies were
-// taken") is part of the procedure that took it (an endoscopy, a
-// colposcopy), whose report is T2; the tissue diagnosis comes later, in a
-// report of its own.
+// (取, 钳, 刷检, 穿刺, 送, 2块, 3针, biopsies were taken) and states no
+// result (示, 诊断, a tissue diagnosis: 癌, 炎, carcinoma) is part of the
+// procedure that took it (an endoscopy, a colposcopy, an EUS), whose report
+// is T2; the tissue diagnosis comes later, in a report of its own.
 func notSampling(s string, hit []int) bool {
 	clause := clauseAround(s, hit[0], hit[1])
 	return !sampling.MatchString(clause) || sampleResult.MatchString(clause)
 }
 
 var (
-	sampling     = regexp.MustCompile(`(?i)取|送检|送病理|标本|\d\s*块|多点活检|行活检|\b(?:taken|obtained|performed|sent|submitted)\b`)
-	sampleResult = regexp.MustCompile(`(?i)[示：:]|报告|诊断|符合|\b(?:show\w*|reveal\w*|demonstrat\w*|consistent|confirm\w*|diagnos\w*|read as)\b`)
+	sampling     = regexp.MustCompile(`(?i)[取钳送]|刷检|穿刺|标本|\d\s*[块针]|多点活检|行活检|\b(?:taken|obtained|performed|sent|submitted)\b`)
+	sampleResult = regexp.MustCompile(`(?i)[示：:]|报告|诊断|符合|癌|瘤|炎|增生|化生|异型|坏死|肉芽肿|上皮内|` +
+		`\b(?:show\w*|reveal\w*|demonstrat\w*|consistent|confirm\w*|diagnos\w*|read as|\w*carcinoma|\w*adenoma|lymphoma|sarcoma|dysplasia|metaplasia|malignan\w*|benign)\b`)
 )
 
-const samplingWhy = "a clause that takes a sample and states no result (取活检2块, 送病理, biopsies were taken)"
+const samplingWhy = "a clause that takes a sample and states no result (取活检2块, 刷检送细胞学, 穿刺3针, 送病理, biopsies were taken)"
 
 // TextRules is the ordered text classifier: the first rule that fires
 // decides, so the most objective evidence wins when a text mixes several
@@ -226,7 +227,7 @@ var TextRules = []TextRule{
 		skippingNarratives(),
 	rule("endoscopy", base.T2, "imaging",
 		"endoscop*", "colonoscop*", "gastroscop*", "bronchoscop*", "cystoscop*", "laryngoscop*",
-		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜", "喉镜", "鼻咽镜",
+		"sigmoidoscop*", "arthroscop*", "EGD", "ERCP", "EUS", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜", "喉镜", "鼻咽镜",
 		"阴道镜", "宫腔镜", "内視鏡").
 		checking(plannedWhy, notPlanned).
 		skippingNarratives(),
