@@ -17,9 +17,9 @@ import (
 // is written: the allergy rule does not skip narratives.
 //
 // A text reads as a narrative when it has the shape of a chief complaint
-// (short, its first or last clause ending in a duration: "反复咳嗽、咳痰
-// 10余年，加重1周。", "体检发现肺结节2周，无不适。", "Fever and productive
-// cough for 4 days."), or when it holds cues of at
+// (short, its first or last clause ending in a duration, no other number:
+// "反复咳嗽、咳痰10余年，加重1周。", "体检发现肺结节2周，无不适。", "Fever
+// and productive cough for 4 days."), or when it holds cues of at
 // least two of the kinds of narrativeCues: when (3天前, 半年前, 2 days
 // ago), how the illness went (出现, 无明显诱因, 反复, developed), care
 // sought (就诊, 于当地医院, 遂来我院, 收入院, presented to the emergency
@@ -40,7 +40,7 @@ func cue(kind string, list ...string) narrativeCue {
 
 // Durations: a number (Arabic or Chinese) and a unit of time.
 const (
-	zhDuration = `(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百半数几]+)\s*[余多+]?\s*个?\s*(?:分钟|小时|天|日|周|星期|月|年)[余多]?`
+	zhDuration = `(?:\d+(?:[.+]\d+)?|[一二两三四五六七八九十百半数几]+)\s*[余多+]?\s*个?\s*(?:分钟|小时|天|日|周|星期|月|年)[余多]?`
 	enDuration = `(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|few|couple of)[- ](?:minutes?|hours?|days?|weeks?|months?|years?)`
 )
 
@@ -69,10 +69,23 @@ var narrativeCues = []narrativeCue{
 
 // complaintShape is a chief complaint: at most complaintRunes runes
 // whose first or last clause ends in a duration ("胸痛2小时，伴大汗。",
-// "反复咳嗽10余年，加重1周。", "Fever for 4 days.").
-var complaintShape = regexp.MustCompile(`(?i)^[^，。；,;]{1,40}?` + zhDuration + `\s*[，；,;]|(?:` + zhDuration + `|\bfor (?:the (?:past|last) )?` + enDuration + `)\s*[。.]?\s*$`)
+// "反复咳嗽10余年，加重1周。", "Fever for 4 days."), with no number but
+// its durations and ages (so not "动态血压监测24小时，平均血压135/85mmHg").
+var (
+	complaintShape = regexp.MustCompile(`(?i)^[^，。；,;]{1,40}?` + zhDuration + `\s*[，；,;]|(?:` + zhDuration + `|\bfor (?:the (?:past|last) )?` + enDuration + `)\s*[。.]?\s*$`)
+	durationOrAge  = regexp.MustCompile(`(?i)` + zhDuration + `|\b` + enDuration + `|\d+\s*(?:岁|-year-old|years? old)`)
+)
 
 const complaintRunes = 60
+
+// isComplaint reports whether s has a chief complaint's shape.
+func isComplaint(s string) bool {
+	if utf8.RuneCountInString(s) > complaintRunes || !complaintShape.MatchString(s) {
+		return false
+	}
+	rest := durationOrAge.ReplaceAllString(s, "")
+	return !strings.ContainsAny(rest, "0123456789")
+}
 
 // reportHeading is a heading of a report's structure ("Findings:",
 // "Specimen:", "检查所见：", "超声提示："): a text that has one is a
@@ -87,7 +100,7 @@ func narrative(s string) bool {
 	if s == "" || reportHeading.MatchString(s) {
 		return false
 	}
-	if utf8.RuneCountInString(s) <= complaintRunes && complaintShape.MatchString(s) {
+	if isComplaint(s) {
 		return true
 	}
 	lower := asciiLower(s)
@@ -111,5 +124,5 @@ func findNarrative(s string) [][2]int {
 	return nil
 }
 
-const narrativeSummary = "a history narrative: a chief complaint (short, its first or last clause ending in a duration), or cues of two kinds among when (3天前, 2 days ago), " +
+const narrativeSummary = "a history narrative: a chief complaint (short, its first or last clause ending in a duration, no other number), or cues of two kinds among when (3天前, 2 days ago), " +
 	"course (出现, 无明显诱因, developed), care sought (就诊, 遂来我院, presented), treatment (予, 口服, was started on) and history (病史, 既往, 否认, history of)"

@@ -33,6 +33,8 @@ func TestNarrative(t *testing.T) {
 		{"（胃窦）黏膜慢性炎，HP（+）。", false},
 		{"窦性心律，心率72次/分，Ⅱ、Ⅲ、aVF导联ST段压低0.1mV。", false},
 		{"Hemoglobin 7.4 g/dL, MCV 82 fL, platelets 310.", false},
+		{"动态血压监测24小时，平均血压135/85mmHg，夜间血压下降率5%。", false}, // a number besides the duration
+		{"停经38+2周，阴道流液2小时。", true},
 		{benchReport, false}, // drawn in the emergency department, received in the laboratory
 		{"Clinical history: cough for 3 days, seen in clinic 2 days ago. Findings: right lower lobe consolidation.", false},
 		{"临床病史：3天前出现咳嗽。检查所见：右肺下叶斑片影。", false},
