@@ -20,7 +20,7 @@ import (
 // (short, its first or last clause ending in a duration, no other number:
 // "反复咳嗽、咳痰10余年，加重1周。", "体检发现肺结节2周，无不适。", "Fever
 // and productive cough for 4 days."), or when it holds cues of at
-// least two of the kinds of narrativeCues: when (3天前, 半年前, 2 days
+// least two of the kinds of NarrativeCues: when (3天前, 半年前, 2 days
 // ago), how the illness went (出现, 无明显诱因, 反复, developed), care
 // sought (就诊, 于当地医院, 遂来我院, 收入院, presented to the emergency
 // department), treatment (予, 口服, 治疗, was started on) and history
@@ -28,14 +28,16 @@ import (
 // enough: a CT report compared with "我院" films or a lab panel drawn 入院后
 // tells no story. Reports, tests and examinations rarely hold two, and a
 // text with a report's headings (Findings:, 检查所见：) is never a narrative.
-type narrativeCue struct {
+//
+// NarrativeCue is one kind of cue: its terms, matched like a TextRule's.
+type NarrativeCue struct {
 	Kind  string
 	Terms []string
 	terms terms
 }
 
-func cue(kind string, list ...string) narrativeCue {
-	return narrativeCue{Kind: kind, Terms: list, terms: compileTerms(list)}
+func cue(kind string, list ...string) NarrativeCue {
+	return NarrativeCue{Kind: kind, Terms: list, terms: compileTerms(list)}
 }
 
 // Durations: a number (Arabic or Chinese) and a unit of time.
@@ -44,8 +46,9 @@ const (
 	enDuration = `(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|few|couple of)[- ](?:minutes?|hours?|days?|weeks?|months?|years?)`
 )
 
-// narrativeCues are the kinds of cue a narrative holds; see narrative.
-var narrativeCues = []narrativeCue{
+// NarrativeCues are the kinds of cue a narrative holds (see NarrativeCue);
+// a text with cues of two kinds reads as one. Read-only.
+var NarrativeCues = []NarrativeCue{
 	cue("when",
 		`re(前|来):`+zhDuration+`\s*(?:前|来|以来)`, "今晨", "昨日", "昨天", "昨晚", "此后", "次日", "入院前",
 		`re(ago):\b`+enDuration+`\s+ago\b`, `re(for|over):\b(?:for|over) (?:the (?:past|last) )?`+enDuration+`\b`, "yesterday", "last night", "last week", "last month", "last year",
@@ -94,7 +97,7 @@ func isComplaint(s string) bool {
 var reportHeading = regexp.MustCompile(`(?i)\b(?:findings|impression|conclusions?|interpretation|specimen|technique|comparison)\s*[:：]|(?:所见|结论|诊断意见|检查提示|超声提示|印象)\s*[:：]`)
 
 // narrative reports whether s reads as a history narrative (see
-// narrativeCue).
+// NarrativeCue).
 func narrative(s string) bool {
 	s = strings.TrimSpace(s)
 	if s == "" || reportHeading.MatchString(s) {
@@ -105,8 +108,8 @@ func narrative(s string) bool {
 	}
 	lower := asciiLower(s)
 	kinds := 0
-	for i := range narrativeCues {
-		if narrativeCues[i].terms.each(s, lower, func(int, int) bool { return true }) {
+	for i := range NarrativeCues {
+		if NarrativeCues[i].terms.each(s, lower, func(int, int) bool { return true }) {
 			if kinds++; kinds == 2 {
 				return true
 			}

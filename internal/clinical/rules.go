@@ -29,7 +29,7 @@ type TextRule struct {
 	Except  string   // what Ignore and the extra check leave out, in words
 	Summary string   // what the rule fires on, in words, when Terms are unreadable
 	// SkipInNarrative: the rule does not fire on a history narrative, which
-	// retells a test or finding rather than reports it (see narrativeCue).
+	// retells a test or finding rather than reports it (see NarrativeCue).
 	// Classify checks it; Matches does not.
 	SkipInNarrative bool
 	// Narrative marks the narrative rule: Classify lets it fire only on a
