@@ -225,7 +225,8 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 		}
 		tierGiven := d.Tier.Valid()
 		given := d.Type != "" || tierGiven
-		d.Tier, _ = clinical.Classify(d.Type, d.Tier, d.Text)
+		var docWhy clinical.Reason
+		d.Tier, docWhy = clinical.Classify(d.Type, d.Tier, d.Text)
 		if d.Lang == "" {
 			d.Lang = text.Lang(d.Text)
 		}
@@ -237,10 +238,10 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 			// chunks, its tier: one CT mentioned in a long narrative must
 			// not lift the whole note to T2.
 			own, why := clinical.Classify(d.Type, base.TierNone, piece)
-			c := base.Chunk{Tier: d.Tier, Text: piece, TokensA: db.tok.Count(piece), Keys: clinical.Keys(piece),
-				Permanent: why.Permanent()}
+			c := base.Chunk{Tier: d.Tier, TierBy: docWhy.String(), Text: piece, TokensA: db.tok.Count(piece),
+				Keys: clinical.Keys(piece), Permanent: why.Permanent()}
 			if !given && len(pieces) > 1 {
-				c.Tier = own
+				c.Tier, c.TierBy, c.TierOwn = own, why.String(), true
 			}
 			c.NTotal = len(c.Keys)
 			if c.Tier == base.T1 || c.Tier == base.T2 {

@@ -338,12 +338,15 @@ func TestRebuildReclassify(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, differ := base.T1, 0
+		want, differ, by := base.T1, 0, "tier field"
 		if reclassify {
-			want, differ = base.T4, 1
+			want, differ, by = base.T4, 1, "type table: complaint"
 		}
 		if res.TierDiffers != differ || views[0].Tier != want {
 			t.Fatalf("reclassify=%v: %d differ, tier %s; want %d, %s", reclassify, res.TierDiffers, views[0].Tier, differ, want)
+		}
+		if c := views[0].Chunks[0]; c.TierBy != by || c.TierOf != TierOfDocument {
+			t.Fatalf("reclassify=%v: chunk tier by %q of %q, want %q of the document", reclassify, c.TierBy, c.TierOf, by)
 		}
 	}
 }

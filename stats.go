@@ -115,7 +115,23 @@ type ChunkView struct {
 	NTotal  int      `json:"n_total"`
 	// Permanent: an allergy or genetic result, spared time decay.
 	Permanent bool `json:"permanent,omitempty"`
+	// TierBy says how Tier was decided, as clinical.Reason renders it
+	// ("tier field", "type table: lab", "text rule: narrative"); "" when
+	// the chunk was written before medkb recorded it (`medkb rebuild`
+	// records it).
+	TierBy string `json:"tier_by"`
+	// TierOf says whose decision Tier is: "chunk" (the chunk's own text:
+	// an untyped document of several chunks is tiered chunk by chunk) or
+	// "document" (the document's tier, type or whole text); "" when not
+	// recorded.
+	TierOf string `json:"tier_of,omitempty"`
 }
+
+// Whose decision a chunk's tier is (ChunkView.TierOf).
+const (
+	TierOfChunk    = "chunk"
+	TierOfDocument = "document"
+)
 
 // ErrNotFound is returned by Show for an unknown document id.
 var ErrNotFound = store.ErrNotFound
@@ -143,8 +159,17 @@ func (db *DB) Show(ids []string) ([]DocView, error) {
 		v := DocView{Doc: *d}
 		v.Vector = nil
 		for _, c := range chunks {
-			v.Chunks = append(v.Chunks, ChunkView{Ord: c.Ord, Index: c.Index, Tier: c.Tier.String(), Tokens: c.TokensA,
-				Text: c.Text, TextB: c.TextB, TokensB: c.TokensB, Keys: c.Keys, NEntity: c.NEntity, NTotal: c.NTotal, Permanent: c.Permanent})
+			cv := ChunkView{Ord: c.Ord, Index: c.Index, Tier: c.Tier.String(), Tokens: c.TokensA,
+				Text: c.Text, TextB: c.TextB, TokensB: c.TokensB, Keys: c.Keys, NEntity: c.NEntity, NTotal: c.NTotal,
+				Permanent: c.Permanent, TierBy: c.TierBy}
+			switch {
+			case c.TierBy == "":
+			case c.TierOwn:
+				cv.TierOf = TierOfChunk
+			default:
+				cv.TierOf = TierOfDocument
+			}
+			v.Chunks = append(v.Chunks, cv)
 		}
 		out = append(out, v)
 	}

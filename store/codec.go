@@ -13,8 +13,10 @@ import (
 var errCorrupt = errors.New("medkb: corrupt record")
 
 // encodeChunk writes c (without its ordinal, which is the key) compactly.
+// Fields added later go at the end, so that older records, which end
+// before them, still decode.
 func encodeChunk(c *base.Chunk) []byte {
-	n := 32 + len(c.Doc) + len(c.Text) + len(c.TextB) + 4*len(c.VectorB)
+	n := 34 + len(c.Doc) + len(c.Text) + len(c.TextB) + 4*len(c.VectorB) + len(c.TierBy)
 	for _, k := range c.Keys {
 		n += len(k) + 2
 	}
@@ -40,12 +42,19 @@ func encodeChunk(c *base.Chunk) []byte {
 	if c.Permanent {
 		flags |= flagPermanent
 	}
-	return append(b, flags)
+	if c.TierOwn {
+		flags |= flagTierOwn
+	}
+	b = append(b, flags)
+	return appendString(b, c.TierBy)
 }
 
-// flagPermanent is bit 0 of a chunk's trailing flags byte. Chunks written
+// The bits of a chunk's flags byte, which follows NTotal. Chunks written
 // before the byte existed end without it and read as no flags.
-const flagPermanent = 1
+const (
+	flagPermanent = 1 << 0 // base.Chunk.Permanent
+	flagTierOwn   = 1 << 1 // base.Chunk.TierOwn
+)
 
 func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
 	r := reader{b: b}
@@ -81,7 +90,12 @@ func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
 	c.NEntity = int(r.uvarint())
 	c.NTotal = int(r.uvarint())
 	if len(r.b) > 0 && r.err == nil {
-		c.Permanent = r.byte()&flagPermanent != 0
+		flags := r.byte()
+		c.Permanent = flags&flagPermanent != 0
+		c.TierOwn = flags&flagTierOwn != 0
+	}
+	if len(r.b) > 0 && r.err == nil {
+		c.TierBy = r.string() // chunks written before it was recorded end here: ""
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("chunk %d: %w", ord, r.err)

@@ -84,20 +84,30 @@ func TestWriteUpsertDelete(t *testing.T) {
 	}
 }
 
-// TestChunkCodec round-trips a chunk with every field set, and reads a
-// chunk written before the flags byte existed as having no flags.
+// TestChunkCodec round-trips a chunk with every field set, and reads
+// chunks written by older versions, which end earlier: one written before
+// the tier's reason was recorded reads with TierBy "", one written before
+// the flags byte existed as having no flags either.
 func TestChunkCodec(t *testing.T) {
 	c := base.Chunk{Ord: 7, Doc: "d", Index: 2, Tier: base.T1, Text: "penicillin anaphylaxis", TokensA: 3,
 		TextB: "anaphylaxis", TokensB: 1, VectorB: []float32{0.5, -1}, Keys: []string{"anaphylaxis"},
-		NEntity: 1, NTotal: 1, Permanent: true}
-	got, err := decodeChunk(7, encodeChunk(&c))
+		NEntity: 1, NTotal: 1, Permanent: true, TierBy: "text rule: allergy", TierOwn: true}
+	b := encodeChunk(&c)
+	got, err := decodeChunk(7, b)
 	if err != nil || !reflect.DeepEqual(*got, c) {
 		t.Fatalf("round trip: %+v %v", got, err)
 	}
-	b := encodeChunk(&c)
-	old, err := decodeChunk(7, b[:len(b)-1])
-	if err != nil || old.Permanent || old.NTotal != 1 {
-		t.Fatalf("chunk without the flags byte: %+v %v", old, err)
+	flagsEnd := len(b) - 1 - len(c.TierBy) // a one-byte length, then the text
+	noReason, err := decodeChunk(7, b[:flagsEnd])
+	if err != nil || !noReason.Permanent || !noReason.TierOwn || noReason.TierBy != "" || noReason.NTotal != 1 {
+		t.Fatalf("chunk without the tier's reason: %+v %v", noReason, err)
+	}
+	noFlags, err := decodeChunk(7, b[:flagsEnd-1])
+	if err != nil || noFlags.Permanent || noFlags.TierOwn || noFlags.TierBy != "" || noFlags.NTotal != 1 {
+		t.Fatalf("chunk without the flags byte: %+v %v", noFlags, err)
+	}
+	if _, err := decodeChunk(7, b[:len(b)-1]); err == nil {
+		t.Error("a chunk cut inside its tier's reason decoded without error")
 	}
 }
 

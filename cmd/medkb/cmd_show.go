@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/medkb/medkb"
 	"github.com/spf13/cobra"
 )
 
@@ -36,6 +37,7 @@ func showCmd(e *env) *cobra.Command {
 						permanent = ", permanent (no time decay)"
 					}
 					fmt.Fprintf(e.stdout, "  [%d] ord %d, %d tokens%s: %s\n", c.Index, c.Ord, c.Tokens, permanent, c.Text)
+					fmt.Fprintf(e.stdout, "      %s\n", tierLine(c))
 					if c.TextB != "" {
 						fmt.Fprintf(e.stdout, "      state B, %d tokens, keeps %d/%d keys: %s\n", c.TokensB, c.NEntity, c.NTotal, c.TextB)
 					}
@@ -46,4 +48,16 @@ func showCmd(e *env) *cobra.Command {
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return e.storeFlags(c)
+}
+
+// tierLine says a chunk's tier and how it was decided: by the document
+// (its tier field, its type, its whole text) or by the chunk's own text.
+func tierLine(c medkb.ChunkView) string {
+	switch c.TierOf {
+	case medkb.TierOfChunk:
+		return fmt.Sprintf("tier %s by %s, on this chunk's own text", c.Tier, c.TierBy)
+	case medkb.TierOfDocument:
+		return fmt.Sprintf("tier %s by %s, the document's", c.Tier, c.TierBy)
+	}
+	return fmt.Sprintf("tier %s; how it was decided is not recorded (written before medkb recorded it: `medkb rebuild` records it)", c.Tier)
 }

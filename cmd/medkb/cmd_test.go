@@ -125,8 +125,12 @@ func TestExportShowCheck(t *testing.T) {
 		t.Fatalf("export: %d lines, first %s", len(lines), lines[0])
 	}
 	code, out, _ := cli(t, "", append([]string{"show"}, append(db, "P001-lab-06")...)...)
-	if code != 0 || !strings.Contains(out, "state B") {
+	if code != 0 || !strings.Contains(out, "state B") || !strings.Contains(out, "tier T2 by type table: lab, the document's") {
 		t.Fatalf("show: %s", out)
+	}
+	code, out, _ = cli(t, "", append([]string{"show", "--json"}, append(db, "P001-lab-06")...)...)
+	if code != 0 || !strings.Contains(out, `"tier_by": "type table: lab"`) || !strings.Contains(out, `"tier_of": "document"`) {
+		t.Fatalf("show --json: %s", out)
 	}
 	if code, _, errOut := cli(t, "", append([]string{"show"}, append(db, "no-such-doc")...)...); code != 1 || !strings.Contains(errOut, "no such document") {
 		t.Fatalf("show unknown: %s", errOut)

@@ -57,6 +57,14 @@ type Chunk struct {
 	// Permanent marks evidence that does not age (an allergy, a genetic
 	// result): time decay spares it. See clinical.Reason.Permanent.
 	Permanent bool
+	// TierBy says how Tier was decided, as clinical.Reason renders it
+	// ("tier field", "type table: lab", "text rule: narrative"); "" for a
+	// chunk written before medkb recorded it (`medkb rebuild` records it).
+	TierBy string
+	// TierOwn: Tier is the chunk's own, decided on its text (an untyped
+	// document of several chunks is tiered chunk by chunk); false: it is
+	// its document's, decided on the document's tier, type or whole text.
+	TierOwn bool
 }
 
 // HasB reports whether the chunk has a compressed state.

@@ -81,7 +81,10 @@ func SegmentType(sentence string) string {
 
 // firstRule returns the first text rule that fires on s as written or
 // read in Simplified Chinese (text.Simplified: a Traditional 檢驗 is 检验,
-// while Japanese keeps its 身体所見), or nil.
+// while Japanese keeps its 身体所見), or nil. A rule that skips
+// narratives is passed over when s reads as one (asked once, of the first
+// such rule that fires), and then the narrative rule fires in its place,
+// unless a later rule that does not skip them (an allergy) fires first.
 func firstRule(s string) *TextRule {
 	lower := asciiLower(s)
 	simple := text.Simplified(s)
@@ -89,10 +92,30 @@ func firstRule(s string) *TextRule {
 	if simple != s {
 		simpleLower = asciiLower(simple)
 	}
+	told := -1 // whether s is a narrative: unknown, no (0), yes (1)
 	for i := range TextRules {
-		if TextRules[i].matches(s, lower) || simple != s && TextRules[i].matches(simple, simpleLower) {
-			return &TextRules[i]
+		r := &TextRules[i]
+		if r.Narrative {
+			if told == 1 {
+				return r
+			}
+			continue
 		}
+		if !r.matches(s, lower) && (simple == s || !r.matches(simple, simpleLower)) {
+			continue
+		}
+		if r.SkipInNarrative {
+			if told < 0 {
+				told = 0
+				if narrative(simple) {
+					told = 1
+				}
+			}
+			if told == 1 {
+				continue
+			}
+		}
+		return r
 	}
 	return nil
 }

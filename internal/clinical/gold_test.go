@@ -15,10 +15,12 @@ import (
 	"github.com/medkb/medkb/internal/text"
 )
 
-// Agreement floors: the tests fail below these. Measured values are logged.
+// Agreement floors: the tests fail below these. Measured values are logged
+// (last: MedQA dev 196/211, heldout 196/228; zh_segments 70/70).
 const (
-	medqaFloor    = 0.80
-	chineseFloor  = 0.85
+	medqaFloor    = 0.82 // the heldout sample
+	medqaDevFloor = 0.92 // the dev sample, which the rules were written from
+	chineseFloor  = 0.98
 	typeTableGold = 1.0 // every Chinese type in zh_segments.tsv must map right
 )
 
@@ -132,8 +134,12 @@ func TestMedQAGoldAgreement(t *testing.T) {
 	for _, name := range []string{"dev", "heldout"} {
 		a := splits[name]
 		a.report(t, "MedQA text rules vs hand labels, "+name)
-		if a.rate() < medqaFloor {
-			t.Errorf("%s agreement %.3f below the floor %.2f", name, a.rate(), medqaFloor)
+		floor := medqaFloor
+		if name == "dev" {
+			floor = medqaDevFloor
+		}
+		if a.rate() < floor {
+			t.Errorf("%s agreement %.3f below the floor %.2f", name, a.rate(), floor)
 		}
 	}
 }

@@ -28,13 +28,23 @@ type TextRule struct {
 	Ignore  []string // terms whose hits do not count (病理反射 is an exam sign)
 	Except  string   // what Ignore and the extra check leave out, in words
 	Summary string   // what the rule fires on, in words, when Terms are unreadable
+	// SkipInNarrative: the rule does not fire on a history narrative, which
+	// retells a test or finding rather than reports it (see NarrativeCue).
+	// Classify checks it; Matches does not.
+	SkipInNarrative bool
+	// Narrative marks the narrative rule: Classify lets it fire only on a
+	// text where a rule was skipped for being a narrative, so that the
+	// reason names why a text that names a test is T4; other narratives go
+	// on to the complaint and history rules.
+	Narrative bool
 
 	terms  terms
 	ignore terms
 	checks []func(text string, hit []int) bool // all must agree for a hit to count
 }
 
-// Matches reports whether the rule fires on s.
+// Matches reports whether the rule's terms and checks fire on s, without
+// regard to SkipInNarrative.
 func (r *TextRule) Matches(s string) bool {
 	return r.matches(s, asciiLower(s))
 }
@@ -95,6 +105,22 @@ func (r TextRule) finding(find func(string) [][2]int) TextRule {
 	return r
 }
 
+// skippingNarratives returns r that does not fire on a history narrative.
+func (r TextRule) skippingNarratives() TextRule {
+	r.SkipInNarrative = true
+	r.Except = joinNonEmpty(r.Except, narrativeWhy)
+	return r
+}
+
+const narrativeWhy = "a history narrative that retells it (rule narrative)"
+
+// retelling returns r as the narrative rule (see TextRule.Narrative).
+func (r TextRule) retelling() TextRule {
+	r.Narrative = true
+	r.Except = joinNonEmpty(r.Except, "fires only where a rule above skipped the narrative; other narratives go on to the rules below")
+	return r
+}
+
 // summarized returns r described by summary in the README instead of by its
 // terms.
 func (r TextRule) summarized(summary string) TextRule {
@@ -120,6 +146,31 @@ var planned = regexp.MustCompile(`(?i)\b(?:is|are|was|were|be|been) (?:scheduled
 
 const plannedWhy = "planned or pending tests (is scheduled, are ordered, 拟行, 建议行)"
 
+// surgicalPathology is the form of a Chinese surgical pathology report
+// without its heading: the site in brackets, then a tissue diagnosis in the
+// first clause ("（胃窦）黏膜慢性炎", "（阑尾）急性化脓性阑尾炎"). A bracket
+// with a date or number, a numbered list item or a fluid (血, 尿, 痰, 液)
+// is not a site.
+const surgicalPathology = `re(（|\():^\s*[（(][^（）()\d一二三四五六七八九十血尿便痰液]{1,16}[）)][^，。；,;]{0,30}?(?:炎|癌|瘤|增生|化生|异型|坏死|肉芽肿|上皮内|息肉|囊肿)`
+
+// notSampling is the pathology rule's check: a clause that takes a sample
+// (取, 钳, 刷检, 穿刺, 送, 2块, 3针, biopsies were taken) and states no
+// result (示, 诊断, a tissue diagnosis: 癌, 炎, carcinoma) is part of the
+// procedure that took it (an endoscopy, a colposcopy, an EUS), whose report
+// is T2; the tissue diagnosis comes later, in a report of its own.
+func notSampling(s string, hit []int) bool {
+	clause := clauseAround(s, hit[0], hit[1])
+	return !sampling.MatchString(clause) || sampleResult.MatchString(clause)
+}
+
+var (
+	sampling     = regexp.MustCompile(`(?i)[取钳送]|刷检|穿刺|标本|\d\s*[块针]|多点活检|行活检|\b(?:taken|obtained|performed|sent|submitted)\b`)
+	sampleResult = regexp.MustCompile(`(?i)[示：:]|报告|诊断|符合|癌|瘤|炎|增生|化生|异型|坏死|肉芽肿|上皮内|` +
+		`\b(?:show\w*|reveal\w*|demonstrat\w*|consistent|confirm\w*|diagnos\w*|read as|\w*carcinoma|\w*adenoma|lymphoma|sarcoma|dysplasia|metaplasia|malignan\w*|benign)\b`)
+)
+
+const samplingWhy = "a clause that takes a sample and states no result (取活检2块, 刷检送细胞学, 穿刺3针, 送病理, biopsies were taken)"
+
 // TextRules is the ordered text classifier: the first rule that fires
 // decides, so the most objective evidence wins when a text mixes several
 // (a CT report that quotes the complaint is T2). Texts no rule matches are
@@ -128,16 +179,21 @@ var TextRules = []TextRule{
 	rule("pathology", base.T1, "pathology",
 		"biops*", "histolog*", "histopatholog*", "patholog*", "cytolog*", "immunohistochem*",
 		"immunostain*", "frozen section", "bone marrow aspirat*", "fine-needle aspirat*",
-		"fine needle aspirat*", "病理", "活检", "活组织", "免疫组化", "细胞学", "骨髓穿刺", "骨髓涂片", "冰冻切片",
-		"上皮内病变", "上皮内瘤变",
+		"fine needle aspirat*", "FNA", "病理", "活检", "活组织", "免疫组化", "细胞学", "骨髓穿刺", "骨髓涂片", "冰冻切片",
+		"骨髓象", "骨髓增生", "上皮内病变", "上皮内瘤变", surgicalPathology,
 		"patológ*", "patologí*", "histológ*", "citológ*", "anatomopatholog*", "histologique", "cytologie",
 		"生検", "組織診", "細胞診", "免疫染色").
-		ignoring("病理反射 and 病理征 are exam signs; 取活检 and 送病理 take a sample, which reports no result", "病理反射", "病理征", "取活检", "送病理").
-		checking(plannedWhy, notPlanned),
+		ignoring("病理反射 and 病理征 are exam signs; 病理性 and pathologic(al) qualify a sign, not a tissue (病理性杂音, pathologic Q waves, pathologic fracture)",
+			"病理反射", "病理征", "病理性", `re(patholog):\bpatholog(?:ic|ical)\s+(?:reflex\w*|murmur\w*|q[- ]?waves?|fractures?|jaundice|signs?)`).
+		checking(plannedWhy, notPlanned).
+		checking(samplingWhy, notSampling).
+		skippingNarratives(),
 	rule("genetic test", base.T1, "pathology",
 		"mutation*", "genetic test*", "genetic analysis", "genetic screening", "genotyp*", "karyotyp*",
-		"gene rearrangement", "gene fusion", "sequencing", "基因", "突变", "染色体").
-		checking(plannedWhy, notPlanned),
+		"gene rearrangement", "gene fusion", "sequencing", "germline", "pathogenic variant", "likely pathogenic",
+		"variant of uncertain significance", "基因", "突变", "染色体", "胚系", "致病性变异").
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("allergy", base.T1, "allergy",
 		"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphyla*", "过敏", "皮试阳性",
 		"alergia*", "alérgic*", "anafila*", "allergie à", "allergie au", "allergie aux", "allergique*", "Allergie gegen", "allergisch*", "アレルギー", "アナフィラキシー",
@@ -149,26 +205,39 @@ var TextRules = []TextRule{
 		"CT", "CTA", "CTPA", "CT scan", "computed tomography", "MRI", "MRA", "magnetic resonance", "x-ray*", "xray*", "radiograph*",
 		"ultrasound*", "ultrasonogra*", "sonogra*", "echocardiogra*", "doppler", "angiogra*", "arteriogra*",
 		"venogra*", "mammogra*", "PET", "scintigra*", "scan", "fluoroscop*", "imaging", "DEXA", "DXA",
-		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "超声", "B超", "彩超", "造影", "骨扫描", "骨ECT", "核素", "骨密度",
+		"CXR", "MRCP", "DWI", "FLAIR", "T1WI", "T2WI", "T1-weighted", "T2-weighted", "hypoechoic", "hyperechoic", "anechoic",
+		"hypodense", "hyperdense", "hypoattenuat*", "ground-glass", "air bronchogram*", "ejection fraction", "LVEF",
+		"影像", "磁共振", "核磁", "X线", "X光", "胸片", "平片", "位片", "超声", "B超", "彩超", "造影", "骨扫描", "骨ECT", "核素", "骨密度",
+		"回声", "声影", "液性暗区", "CDFI", "密度影", "高密度", "低密度", "磨玻璃", "高信号", "低信号", "BI-RADS", "TI-RADS",
+		"射血分数", "室壁运动", "舒张末内径", "肺动脉收缩压",
 		"TAC de", "tomografía*", "resonancia*", "radiografía*", "ecografía*", "ecocardiogra*", "gammagrafía*",
 		"IRM", "scanner thoraci*", "scanner abdomin*", "scanner cérébral", "échograph*", "Échograph*",
 		"échocardiograph*", "Échocardiograph*", "tomodensitom*", "Röntgen*", "MRT des", "MRT der",
 		"Computertomogra*", "Ultraschall*", "画像検査", "画像所見", "画像診断", "超音波", "エコー", "レントゲン").
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("ECG", base.T2, "ecg",
-		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图", "électrocardiogra*", "Électrocardiogra*", "心電図").
-		checking(plannedWhy, notPlanned),
+		"ECG", "EKG", "electrocardiogra*", "Holter", "心电图", "électrocardiogra*", "Électrocardiogra*", "心電図",
+		"ST-segment", "ST segment", "ST elevation*", "ST depression*", "ST changes", "QRS", "QTc", "QT interval",
+		"PR interval", "T-wave*", "T wave*", "Q waves", "axis deviation", "bundle branch block", "sinus rhythm",
+		"sinus tachycardia", "sinus bradycardia", "ventricular rate",
+		"导联", "ST段", "ST-T", "T波", "P波", "Q波", "PR间期", "QT间期", "窦性心律", "窦性心动", "电轴", "心室率",
+		"传导阻滞").
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("endoscopy", base.T2, "imaging",
 		"endoscop*", "colonoscop*", "gastroscop*", "bronchoscop*", "cystoscop*", "laryngoscop*",
-		"sigmoidoscop*", "arthroscop*", "EGD", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜", "喉镜", "鼻咽镜",
+		"sigmoidoscop*", "arthroscop*", "EGD", "ERCP", "EUS", "胃镜", "肠镜", "内镜", "支气管镜", "膀胱镜", "喉镜", "鼻咽镜",
 		"阴道镜", "宫腔镜", "内視鏡").
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("function test", base.T2, "lab",
 		"spirometr*", "pulmonary function", "lung function", "audiometr*", "audiogra*", "EEG",
 		"electroencephalogra*", "electromyogra*", "EMG", "nerve conduction", "stress test*",
 		"polysomnogra*", "catheteriz*", "vascular resistance", "cardiac output", "wedge pressure",
 		"肺功能", "脑电图", "肌电图", "多导睡眠", "心导管", "胎心监护", "NST").
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("laboratory", base.T2, "lab",
 		"laborator*", "lab", "labs", "serum", "plasma", "blood count", "CBC", "hemoglobin", "haemoglobin",
 		"hematocrit", "mean corpuscular", "MCV", "leukocyte*", "white blood cell*", "WBC", "platelet*",
@@ -193,13 +262,15 @@ var TextRules = []TextRule{
 		"血液検査", "検査所見", "白血球", "ヘモグロビン", "クレアチニン", "生化学").
 		ignoring("抗血小板 names a drug class; glucose control and 血糖控制 a history",
 			"抗血小板", "血糖控制", "控制血糖", `re(glucose):\bcontrol\w* (?:\w+ ){0,2}(?:blood )?glucose|glucose control`).
-		checking(plannedWhy, notPlanned),
+		checking(plannedWhy, notPlanned).
+		skippingNarratives(),
 	rule("vital signs", base.T3, "exam",
 		"temperature", "pulse", "blood pressure", "respirations", "respiratory rate", "heart rate",
-		"oxygen saturation", "pulse oximetry", "SpO2", "BMI", "体温", "血压", "心率", "脉搏",
+		"oxygen saturation", "pulse oximetry", "SpO2", "BMI", "BP", "体温", "血压", "心率", "脉搏",
 		"呼吸频率", "血氧饱和度", `re(℃|°|hg|次/分|/min|bpm):\d\s*(?:℃|°C|°F|mm ?Hg|次/分|/min\b|bpm\b)`).
 		ignoring("高血压 and 低血压 name diseases", "高血压", "低血压").
-		checking("a sign named without a number after it (blood pressure management)", withNumber),
+		checking("a sign named without a number after it (blood pressure management)", withNumber).
+		skippingNarratives(),
 	rule("physical examination", base.T3, "exam",
 		"examination", "exam", "vital signs", "auscultat*", "palpat*", "percuss*", "on inspection",
 		"tender*", "nontender", "non-tender", "murmur*", "bruit*", "rales", "crackles", "wheez*",
@@ -208,18 +279,29 @@ var TextRules = []TextRule{
 		"capillary refill", "skin turgor", "mucous membranes", "jugular venous", "range of motion",
 		"muscle strength", "Babinski", "Kernig", "Brudzinski", "Romberg", "gait", "guarding",
 		"breath sounds", "bowel sounds", "heart sounds", "lymphadenopathy", "hepatomegaly",
-		"splenomegaly", "pitting edema", "fundoscop*", "otoscop*",
+		"splenomegaly", "pitting edema", "fundoscop*", "otoscop*", "HEENT", "pupil*", "palpable", "regular rate and rhythm",
+		"irregularly irregular", "no edema", "plantar", "pronator drift", "facial droop", "asterixis", "shifting dullness",
+		"palmar erythema", "dorsalis pedis", "GCS", "Glasgow Coma", "NIHSS",
 		`re(appears):\bappears (?:acutely |chronically |mildly |severely )?(?:ill|unwell|healthy|pale|lethargic|confused|anxious|uncomfortable|comfortable|well|cachectic|jaundiced|cyanotic|dehydrated|in)\b`,
 		"查体", "体格检查", "体检", "专科情况", "专科检查", "生命体征", "听诊", "触诊", "触及", "叩诊",
 		"视诊", "压痛", "反跳痛", "肌紧张", "杂音", "啰音", "呼吸音", "神志", "巩膜", "黄染",
 		"结膜", "发绀", "面色", "瞳孔", "对光反射", "肌力", "巴氏征", "颈强直", "心律齐", "腹软",
 		"双肺", "肝脾", "淋巴结肿大", "凹陷性水肿", "病理反射", "病理征", "生理反射",
+		"神清", "查体合作", "病容", "贫血貌", "自主体位", "被动体位", "强迫体位", "皮肤黏膜", "浅表淋巴结", "扪及", "闻及",
+		"叩击痛", "叩痛", "颈软", "颈静脉", "气管居中", "胸廓", "语颤", "心界", "心尖搏动", "律齐", "心音", "肠鸣音",
+		"浊音", "过清音", "无水肿", "不肿", "肌张力", "腱反射", "脑膜刺激征", "鼻唇沟", "伸舌", "三凹征", "杵状指",
+		"皮温", "动脉搏动", "扁桃体", "咽充血", "咽部充血", "鼓膜", "宫高", "胎方位", "先露", "宫口", "指检", "指诊",
+		"指套", "眼底", "肝掌", "蜘蛛痣", "扑翼样震颤", "毛细血管再充盈", "体征", "共济", "指鼻试验", "跟膝胫试验",
+		"浮髌试验", "抽屉试验", "直腿抬高", "步态", "跛行", `re(征):[^合]征\s*[（(]?\s*(?:阳性|阴性|[+\-＋－])`,
 		"舌象", "舌质", "舌苔", "舌淡", "舌红", "舌暗", "舌紫", "舌胖", "苔薄", "苔白", "苔黄", "苔腻", "少苔",
 		"脉象", "脉细", "脉弦", "脉滑", "脉沉", "脉浮", "脉数", "脉缓", "脉涩", "脉弱",
 		"exploración", "examen físico", "auscultación", "palpación", "signos vitales", "constantes vitales",
-		"examen clinique", "körperliche Untersuchung", "Auskultation", "身体所見", "理学所見", "聴診", "バイタル"),
+		"examen clinique", "körperliche Untersuchung", "Auskultation", "身体所見", "理学所見", "聴診", "バイタル").
+		skippingNarratives(),
 	rule("lab value", base.T2, "lab").finding(findLabValues).
-		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ..."),
+		summarized("a number with a laboratory unit: mg/dL, mmol/L, µmol/L, g/L, U/L, IU/L, ng/mL, pg/mL, ×10^9/L, /mm3, mEq/L, mm/h, %, ...").
+		skippingNarratives(),
+	rule("narrative", base.T4, "history").finding(findNarrative).summarized(narrativeSummary).retelling(),
 	rule("complaint", base.T4, "complaint",
 		"complain*", "presents with", "presented with", "comes to", "came to", "brought to",
 		"because of", "reports", "reported", "c/o", "chief complaint", "feels", "describes",

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// WriteTables writes TypeTable and TextRules as Markdown, for the README
-// and `medkb` to print.
+// WriteTables writes TypeTable, TextRules and NarrativeCues as Markdown,
+// for the README and `medkb` to print.
 func WriteTables(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| type | tier | also written | why |\n|---|---|---|---|\n")
@@ -22,6 +22,13 @@ func WriteTables(w io.Writer) error {
 			firesOn = markdownTerms(r.Terms)
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", i+1, r.Name, r.Tier, r.Segment, firesOn, r.Except)
+	}
+	b.WriteString("\nA text reads as a history narrative (rule narrative) when it has no report heading (Findings:, Specimen:, 检查所见：, 超声提示：) " +
+		"and either a chief complaint's shape (at most 60 characters, its first or last clause ending in a duration, no number but durations and ages) " +
+		"or cues of two of these kinds:\n\n")
+	b.WriteString("| kind | cues |\n|---|---|\n")
+	for _, c := range NarrativeCues {
+		fmt.Fprintf(&b, "| %s | %s |\n", c.Kind, markdownTerms(c.Terms))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
