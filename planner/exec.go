@@ -97,8 +97,10 @@ type candidate struct {
 	// topic, rel its relevance for PACK. context marks the rest of a
 	// patient's record, which PACK may use for room left over.
 	coverage, evidence, rel float64
+	conceptCoverage         float64
 	informative, context    bool
 	heading                 string // its document's title and type (base.Doc.Heading)
+	zzRank                  int
 }
 
 func (c *candidate) id() string {
@@ -134,12 +136,13 @@ func (c *candidate) text() string {
 
 // execution holds the state of one run.
 type execution struct {
-	p        *Plan
-	question clinical.Question // the query text read as a clinical question
-	env      *Env
-	qvec     []float32
-	reports  []OpReport
-	res      *Result
+	p         *Plan
+	question  clinical.Question // the query text read as a clinical question
+	zzBestCos float64
+	env       *Env
+	qvec      []float32
+	reports   []OpReport
+	res       *Result
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {
@@ -151,7 +154,7 @@ func (x *execution) report(op string, in, out int, start time.Time, note string)
 func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
 	x := &execution{p: p, env: env, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
 		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}},
-		question: clinical.ReadQuestion(p.Query.Text)}
+		question: clinical.ReadQuestion(p.Query.Text, p.onePatient())}
 	if p.Pack != nil || hasArm(p, "vector") {
 		vs, err := env.Embedder.Embed(ctx, []string{p.Query.Text})
 		if err != nil {

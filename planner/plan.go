@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"os"
+	"strconv"
 	"errors"
 	"fmt"
 
@@ -162,7 +164,7 @@ func bindPack(q *dsl.Query) (*PackNode, error) {
 		return nil, q.ErrorAt(q.TextPos, "%v", err)
 	}
 	n := &PackNode{NowText: qp.Now, Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
-		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: st, Now: base.NoDay}}
+		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: zzPower(), Strategy: st, Now: base.NoDay}}
 	if qp.Now != "" {
 		d, err := base.ParseDay(qp.Now)
 		if err != nil {
@@ -187,4 +189,12 @@ func describe(f base.Filter) string {
 		}
 	}
 	return s
+}
+
+func zzPower() float64 {
+	if v := os.Getenv("ZZP"); v != "" {
+		f, _ := strconv.ParseFloat(v, 64)
+		return f
+	}
+	return pack.QueryRelevancePower
 }

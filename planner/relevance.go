@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"os"
+	"strconv"
 	"context"
 	"fmt"
 	"math"
@@ -108,12 +110,16 @@ func idf(df, n uint64) float64 {
 }
 
 // readTopic weighs the question's topic terms and concepts by their idf
-// in the store. A Latin term the store has never seen keeps the highest
-// weight: a word the question needs and no chunk holds ("bicycle"). A CJK
-// bigram the store has never seen is left out: it is mostly a span across
-// two words of the question ("胸痛伴" makes 痛伴), which no text holds. A
-// concept weighs what the words that named it weigh: their best known
-// term's idf, or the highest weight when the store knows none of them.
+// in the store. A Latin term the store has never seen weighs as much as
+// the known terms do on average (the highest weight when none is known):
+// a word the question needs and no chunk holds ("bicycle"), neither
+// rarer than the question's own known words (a small store does not know
+// many plain words of a spoken question: "when he came in") nor free. A
+// CJK bigram the store has never seen is left out: it is mostly a span
+// across two words of the question ("胸痛伴" makes 痛伴), which no text
+// holds. A concept weighs what the words that named it weigh: their best
+// known term's idf, or the highest weight when the store knows none of
+// them.
 func (x *execution) readTopic(ctx context.Context, q clinical.Question) (topic, error) {
 	var t topic
 	add := func(u unit) {
@@ -129,10 +135,21 @@ func (x *execution) readTopic(ctx context.Context, q clinical.Question) (topic, 
 		if err != nil {
 			return t, err
 		}
+		var unknown []string
 		for _, term := range terms {
-			if term.DF > 0 || !term.CJK {
-				add(unit{term: term.Text, weight: idf(term.DF, n), known: term.DF > 0})
+			switch {
+			case term.DF > 0:
+				add(unit{term: term.Text, weight: idf(term.DF, n), known: true})
+			case !term.CJK:
+				unknown = append(unknown, term.Text)
 			}
+		}
+		w := idf(0, n)
+		if len(t.units) > 0 {
+			w = t.total / float64(len(t.units))
+		}
+		for _, term := range unknown {
+			add(unit{term: term, weight: w})
 		}
 	}
 	for _, c := range q.Concepts {
@@ -155,21 +172,41 @@ func (x *execution) readTopic(ctx context.Context, q clinical.Question) (topic, 
 }
 
 // coverage is the weight share of the topic's units that a text holds,
-// and whether it holds an informative one (weighing at least half the
-// heaviest unit). holds says whether the text holds a term unit's term;
-// txt is the text as BM25 indexed it (heading and text), for concepts.
-func (t *topic) coverage(txt string, holds func(unit int) bool) (share float64, informative bool) {
+// the share of those that are concepts, and whether it holds an
+// informative unit (weighing at least half the heaviest). holds says
+// whether the text holds a term unit's term; txt is the text as BM25
+// indexed it (heading and text), for concepts.
+func (t *topic) coverage(txt string, holds func(unit int) bool) (share, concepts float64, informative bool) {
 	if t.total == 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	sum := 0.0
 	for i, u := range t.units {
-		if u.concept != nil && u.concept.Matches(txt) || u.concept == nil && holds(i) {
-			sum += u.weight
-			informative = informative || u.weight >= informativeShare*t.heaviest
+		switch {
+		case u.concept != nil && u.concept.Matches(txt):
+			concepts += u.weight
+		case u.concept == nil && holds(i):
+			share += u.weight
+		default:
+			continue
+		}
+		informative = informative || u.weight >= informativeShare*t.heaviest
+	}
+	share += concepts
+	return share / t.total, concepts / t.total, informative
+}
+
+// termShare is the term units' share of the topic's weight.
+func (t *topic) termShare() float64 {
+	if t.total == 0 {
+		return 0
+	}
+	w := 0.0
+	for _, u := range t.units {
+		if u.concept == nil {
+			w += u.weight
 		}
 	}
-	return sum / t.total, informative
+	return w / t.total
 }
 
 // termUnits lists the term units' terms; the i-th is unit i's when every
@@ -224,7 +261,7 @@ func (x *execution) coverAll(ctx context.Context, t *topic, cands []*candidate) 
 			pathTerms := x.env.BM25.Terms(txt)
 			has = func(i int) bool { return slices.Contains(pathTerms, terms[i]) }
 		}
-		c.coverage, c.informative = t.coverage(txt, has)
+		c.coverage, c.conceptCoverage, c.informative = t.coverage(txt, has)
 	}
 	return nil
 }
@@ -282,6 +319,12 @@ func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate
 	}
 	onTopicQuery := t.total > 0 && t.known >= onTopic*t.total
 	bestEvidence, bestRel := 0.0, 0.0
+	for i, c := range cands {
+		c.zzRank = i
+		if c.Vector != nil {
+			x.zzBestCos = max(x.zzBestCos, c.Vector.Score)
+		}
+	}
 	if onTopicQuery {
 		if err := x.coverAll(ctx, &t, cands); err != nil {
 			return nil, err
@@ -355,9 +398,9 @@ func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate
 // graph), rel the same with coverage weighed by the BM25 score, which
 // orders the relevant.
 func (x *execution) score(c *candidate, t *topic, bestBM25, bestBoost float64) {
-	lexical := c.coverage
+	lexical := c.conceptCoverage
 	if c.BM25 != nil && bestBM25 > 0 {
-		lexical = c.coverage * (1 + c.BM25.Score/bestBM25) / 2
+		lexical += t.termShare() * c.BM25.Score / bestBM25
 	}
 	other := 0.0
 	if c.Vector != nil {
@@ -371,6 +414,14 @@ func (x *execution) score(c *candidate, t *topic, bestBM25, bestBoost float64) {
 	}
 	c.evidence = min(1, max(c.coverage, other))
 	c.rel = min(1, max(lexical, other))
+	if t := os.Getenv("ZZRANK"); t != "" {
+		tau, _ := strconv.ParseFloat(t, 64)
+		c.rel = min(1, max(lexical, math.Exp(-float64(c.zzRank)/tau)))
+	}
+	if os.Getenv("ZZVEC") != "" && c.Vector != nil && x.zzBestCos > 0 {
+		w, _ := strconv.ParseFloat(os.Getenv("ZZVEC"), 64)
+		c.rel = min(1, lexical+w*max(0, c.Vector.Score)/x.zzBestCos)
+	}
 }
 
 // headings reads the headings of the chunks, which BM25 indexed with

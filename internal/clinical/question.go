@@ -36,7 +36,13 @@ type NamedConcept struct {
 // ReadQuestion splits q into its topic and scaffolding (see Question).
 // Matching follows the text rules' conventions (TextRule): Latin words
 // whole, or as prefixes where a term ends in "*"; Chinese anywhere.
-func ReadQuestion(q string) Question {
+//
+// A question about one patient's record (record) is read for what it asks
+// of the record: a generic question's words ("诊断依据", "summarise the
+// findings") name no report to look for, so they are blanked out of the
+// topic too. Across the store they are what the question is about ("is
+// irritable bowel syndrome a diagnosis of exclusion?") and stay.
+func ReadQuestion(q string, record bool) Question {
 	lower := asciiLower(q)
 	blank := make([]bool, len(q))
 	var out Question
@@ -48,7 +54,9 @@ func ReadQuestion(q string) Question {
 	genericTerms.each(q, lower, func(start, end int) bool {
 		out.Generic = true
 		out.Asks = append(out.Asks, q[start:end])
-		mark(start, end)
+		if record {
+			mark(start, end)
+		}
 		return false
 	})
 	scaffoldTerms.each(q, lower, func(start, end int) bool {
@@ -85,7 +93,8 @@ var genericTerms = compileTerms([]string{
 	"summar*", "overview", "finding", "findings", "diagnos*", "differential", "assessment",
 	"assess", "impression", "plan", "management", "manage", "workup", "work-up", "prognosis",
 	"problem", "problems", "what is going on", "what's going on", "the case", "this case",
-	"key evidence", "main issues",
+	"key evidence", "main issues", "handover", "hand over", "take over", "watch out", "watch for",
+	"concerns", "issues", "risks", "status", "overall", "so far",
 })
 
 // scaffoldTerms say how a question asks, or whom about, not what: the
@@ -102,5 +111,8 @@ var scaffoldTerms = compileTerms([]string{
 	"以前", "之前", "平时", "一直", "当时", "查了吗", "出来了吗", "查到", "怎么评估", "正常吗",
 	"patient", "patient's", "result", "results", "level", "levels", "value", "values", "show",
 	"shows", "showed", "tell", "please", "latest", "recent", "recently", "current", "currently",
-	"today", "reveal*", "find", "found", "report", "reports", "reported",
+	"today", "reveal*", "find", "found", "report", "reports", "reported", "need", "needs", "know",
+	"want", "write", "come", "came", "get", "got", "happen*", "going", "take", "took", "give", "make",
+	"think", "look", "looks", "like", "let", "worry", "worried", "anything", "something", "things",
+	"thing", "kind", "sort", "much", "many", "any", "ever", "still", "now",
 })

@@ -1,6 +1,9 @@
 package pack
 
-import "math"
+import (
+	"math"
+	"os"
+)
 
 // FloorTokens is the length at which a block's floor share equals
 // Params.SimFloor; see sim.
@@ -56,6 +59,9 @@ func (p *Params) simPerToken(c *Candidate, s *State) float64 {
 	d := (1 - p.SimFloor) * min(1, max(s.Sim, 0)) / float64(s.Tokens)
 	if c.Weak {
 		return d
+	}
+	if os.Getenv("ZZNOCOS") != "" && p.RelevancePower > 0 {
+		return p.relevanceFactor(c) * p.SimFloor / FloorTokens
 	}
 	return p.relevanceFactor(c) * (d + p.SimFloor/FloorTokens)
 }
