@@ -248,11 +248,14 @@ func TestRefRanges(t *testing.T) {
 		{"BUN 22 mg/dL N: 7–20 mg/dL, creatinine 1.1 mg/dL", "BUN 22 mg/dL, creatinine 1.1 mg/dL"},
 		{"LVEF normal: 55-60% on echo. Normal: 0.6–1.2 today", "LVEF normal: 55-60% on echo. Normal: 0.6–1.2 today"},
 		{"Fibrinogen 110 mg/dL (N = 200–430 mg/dL), reticulocytes 4% (N = 13%–15%)", "Fibrinogen 110 mg/dL, reticulocytes 4%"},
+		{"pCO2 32 mm Hg N: 35–45 mm Hg", "pCO2 32 mm Hg"},
+		{"K 5.9 mmol/L H (3.5-5.1), Hb 9.1 g/dL LL (12-16)", "K 5.9 mmol/L H, Hb 9.1 g/dL LL"},
 		// Findings in brackets, not reference ranges.
 		{"3 nodules (1-2 cm) in both lungs", "3 nodules (1-2 cm) in both lungs"},
 		{"Ki-67 (20-30%), PD-L1 TPS (1-49%), CA125（>600U/ml）", "Ki-67 (20-30%), PD-L1 TPS (1-49%), CA125（>600U/ml）"},
 		{"Prednisone 5 mg (2-3 times daily)", "Prednisone 5 mg (2-3 times daily)"},
 		{"Rectal mass 4 cm (5-6 cm from the anal verge)", "Rectal mass 4 cm (5-6 cm from the anal verge)"},
+		{"Output 5 L (2-3 L expected), grade 5 H (2-3)", "Output 5 L (2-3 L expected), grade 5 H (2-3)"},
 		{"38.5°C (101.3°F), ER（90%+）, BP 120/80 (110-130)", "38.5°C (101.3°F), ER（90%+）, BP 120/80 (110-130)"},
 	} {
 		if got := cut(tt.in); got != tt.want {
