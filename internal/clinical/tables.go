@@ -3,11 +3,13 @@ package clinical
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
-// WriteTables writes TypeTable and TextRules as Markdown, for the README
-// and `medkb` to print.
+// WriteTables writes TypeTable, TextRules and the vocabulary state B may
+// drop (AdminVocabulary, GenericHeading) as Markdown, for the README and
+// `medkb` to print.
 func WriteTables(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| type | tier | also written | why |\n|---|---|---|---|\n")
@@ -22,6 +24,11 @@ func WriteTables(w io.Writer) error {
 			firesOn = markdownTerms(r.Terms)
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", i+1, r.Name, r.Tier, r.Segment, firesOn, r.Except)
+	}
+	b.WriteString("\nState B drops a sentence made only of these words, numbers and punctuation, with at least two words and one of a group that marks it, and no key; and a generic heading that opens the text.\n\n")
+	b.WriteString("| group | marks | English | Chinese |\n|---|---|---|---|\n")
+	for _, g := range append(slices.Clip(AdminVocabulary), GenericHeading) {
+		fmt.Fprintf(&b, "| %s | %v | %s | %s |\n", g.Name, g.Marks, strings.Join(g.Words, ", "), strings.Join(g.Zh, ", "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
