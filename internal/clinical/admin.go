@@ -125,9 +125,9 @@ var GenericHeading = AdminGroup{Name: "generic headings", Marks: true,
 var adminNames = regexp.MustCompile(`(?:\b(?:[Ss]igned|[Vv]erified|[Rr]eviewed|[Rr]eleased|[Rr]eported|[Dd]ictated|[Aa]uthori[sz]ed|[Aa]pproved|[Tt]ranscribed) by:?\s+(?:(?:Dr|Prof)\.?\s+)?|\b(?:Dr|Prof)\.?\s+)(?:[A-Z]\.\s*)?[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}\b` +
 	`|(?:报告|审核|复核|检验|检查|送检|申请|录入|签发|主检|诊断|操作|记录)(?:医师|医生|技师|者|人)\s*[:：]?\s*\p{Han}{2,4}(?:$|[\s\p{P}])`)
 
-// adminWords and adminPhrases are AdminVocabulary for lookup: English words, and Chinese
-// phrases longest first, each with its group's Marks.
-var adminWords, adminPhrases = func() (map[string]bool, []adminPhrase) {
+// adminWordSet and adminPhrases are AdminVocabulary for lookup: English
+// words, and Chinese phrases longest first, each with its group's Marks.
+var adminWordSet, adminPhrases = func() (map[string]bool, []adminPhrase) {
 	words := map[string]bool{}
 	var phrases []adminPhrase
 	for _, g := range AdminVocabulary {
@@ -158,10 +158,21 @@ func Administrative(s string) bool {
 	if simple := text.Simplified(s); sameShape(simple, s) {
 		s = simple // 標本 reads as 标本
 	}
-	marked, words := false, 0
-	if adminNames.MatchString(s) {
-		s, marked, words = adminNames.ReplaceAllString(s, " "), true, 2
+	if adminWords(s, false, 0) {
+		return true
 	}
+	// Names cost a regular expression: only for a sentence that words
+	// alone do not settle and that may hold a sign-off.
+	if !mayName(s) {
+		return false
+	}
+	named := adminNames.ReplaceAllString(s, " ")
+	return named != s && adminWords(named, true, 2)
+}
+
+// adminWords is Administrative's walk over s, with marked and words the
+// marks and words already seen (a sign-off's names count as two).
+func adminWords(s string, marked bool, words int) bool {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
@@ -179,7 +190,7 @@ func Administrative(s string) bool {
 			end := wordEnd(s, i)
 			w := strings.ToLower(s[i:end])
 			w = strings.TrimSuffix(strings.TrimSuffix(strings.ReplaceAll(w, "’", "'"), "'s"), "'")
-			marks, ok := adminWords[w]
+			marks, ok := adminWordSet[w]
 			if !ok {
 				return false
 			}
@@ -191,6 +202,17 @@ func Administrative(s string) bool {
 		}
 	}
 	return marked && words >= 2
+}
+
+// mayName reports whether s holds a literal that every match of
+// adminNames holds.
+func mayName(s string) bool {
+	for _, lit := range []string{"Dr", "Prof", " by", " By", "医师", "医生", "技师", "者", "人"} {
+		if strings.Contains(s, lit) {
+			return true
+		}
+	}
+	return false
 }
 
 // genericHeading returns the end of the generic heading that starts s
