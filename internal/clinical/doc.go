@@ -55,7 +55,8 @@
 //   - Every key is a substring of its text; Keys has no repeats.
 //   - Compress: nTotal == len(Keys(text)); b == "" or len(b) < len(text)
 //     and nEntity == nTotal; b keeps every negation word of the text, and
-//     every sentence that is not administrative, word for word.
+//     every sentence that is not administrative word for word, but for
+//     its reference ranges and a generic heading that opens the text.
 //   - SegmentType(s) != "" implies TierOfType(SegmentType(s)) is the tier
 //     Classify gives s by text rules.
 //
