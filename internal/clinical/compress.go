@@ -3,6 +3,8 @@ package clinical
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/medkb/medkb/internal/text"
 )
@@ -19,7 +21,8 @@ import (
 //     Sentences end at . ! ? ; and their Chinese forms and at line ends; a
 //     heading (a sentence ending in a colon) goes or stays with the
 //     sentence after it, since "Condition:" then "Satisfactory" on the next
-//     line is one statement.
+//     line is one statement, and so does a line that wraps on to the next
+//     ("Specimen received from the" then "left breast.").
 //   - A generic heading that opens the text goes ("Laboratory studies
 //     show:", "辅助检查："; see GenericHeading). A later one stays: it
 //     ends the section of the heading before it ("Urine:"), and without it
@@ -57,9 +60,11 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 	sents := sentenceSpans(s)
 	for i := 0; i < len(sents); i++ {
 		unit := sents[i]
-		// A heading goes or stays with what it introduces: "Grade:" then
-		// "IV" on the next line is one statement.
-		for i+1 < len(sents) && IsHeading(s[unit[0]:unit[1]]) {
+		// A heading goes or stays with what it introduces ("Grade:" then
+		// "IV" on the next line is one statement), and a line with what
+		// it wraps on to ("Specimen received from the" then "left
+		// breast.").
+		for i+1 < len(sents) && (IsHeading(s[unit[0]:unit[1]]) || wrapsOn(s[unit[0]:unit[1]], s[sents[i+1][0]:])) {
 			i++
 			unit[1] = sents[i][1]
 		}
@@ -144,6 +149,17 @@ func sentenceSpans(s string) [][2]int {
 		out = append(out, [2]int{start, cursor})
 	}
 	return out
+}
+
+// wrapsOn reports whether the line that ends with sentence goes on in
+// next, the text from the next sentence on: it ends in a comma, or it has
+// no closing punctuation and next starts with a small letter. (A Chinese
+// line without closing punctuation is as often a list item as a wrapped
+// sentence, so it stands alone.)
+func wrapsOn(sentence, next string) bool {
+	last, _ := utf8.DecodeLastRuneInString(sentence)
+	first, _ := utf8.DecodeRuneInString(next)
+	return strings.ContainsRune(",，、", last) || !strings.ContainsRune(".!?;。！？；", last) && unicode.IsLower(first)
 }
 
 // IsHeading reports whether s introduces what follows ("Laboratory
