@@ -188,9 +188,7 @@ func adminWords(s string, marked bool, words int) bool {
 			i += len(p.text)
 		case unicode.IsLetter(r):
 			end := wordEnd(s, i)
-			w := strings.ToLower(s[i:end])
-			w = strings.TrimSuffix(strings.TrimSuffix(strings.ReplaceAll(w, "’", "'"), "'s"), "'")
-			marks, ok := adminWordSet[w]
+			marks, ok := adminWordSet[vocabularyForm(s[i:end])]
 			if !ok {
 				return false
 			}
@@ -244,8 +242,7 @@ func genericHeading(s string) int {
 			i += size
 		case unicode.IsLetter(r) && !unicode.Is(unicode.Han, r):
 			e := wordEnd(head, i)
-			w := strings.TrimSuffix(strings.ReplaceAll(strings.ToLower(head[i:e]), "’", "'"), "'s")
-			if !slices.Contains(GenericHeading.Words, w) {
+			if !slices.Contains(GenericHeading.Words, vocabularyForm(head[i:e])) {
 				return 0
 			}
 			words++
@@ -271,6 +268,13 @@ func adminPhraseAt(s string, i int) (adminPhrase, bool) {
 		}
 	}
 	return adminPhrase{}, false
+}
+
+// vocabularyForm is word as the vocabularies write it: in lower case,
+// without a possessive ("Patient’s" is "patient").
+func vocabularyForm(word string) string {
+	w := strings.ReplaceAll(strings.ToLower(word), "’", "'")
+	return strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 }
 
 // wordEnd returns the end of the word that starts at s[i]: letters of a
