@@ -36,12 +36,14 @@ const (
 var crashTypes = []string{"lab", "pathology", "complaint", "imaging", "history", "exam", ""}
 
 // crashDoc is document i in version v: every text names troponin, so a
-// BM25 query restricted to one document finds it; every seventh is long
+// BM25 query restricted to one document finds it, and ends its first
+// chunk with a sign-off, which state B drops; every seventh is long
 // enough for several chunks.
 func crashDoc(i, v int) base.Doc {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Note %d, version %d. Troponin I %d.%d ng/mL on admission; creatinine %d umol/L. ", i, v, i%9, v%10, 60+i%80)
 	fmt.Fprintf(&b, "The patient complains of chest pain radiating to the left arm for %d hours. ", 1+i%12)
+	b.WriteString("Results were reviewed and released by the duty biochemist. ")
 	if i%7 == 0 {
 		for k := 0; k < 40; k++ {
 			fmt.Fprintf(&b, "Follow-up %d: blood pressure %d/%d mmHg, pulse %d per minute, no new findings. ", k, 110+k, 70+k%20, 60+k)

@@ -62,6 +62,6 @@ func ExampleCompress() {
 	fmt.Println(b)
 	fmt.Println(n, "of", total, "keys kept")
 	// Output:
-	// Serum creatinine elevated 2.8 mg/dL; troponin I 2.3 ng/mL
+	// Serum creatinine was elevated at 2.8 mg/dL, and troponin I was 2.3 ng/mL.
 	// 2 of 2 keys kept
 }

@@ -1,6 +1,7 @@
 package clinical
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -91,92 +92,54 @@ func TestCompress(t *testing.T) {
 		want         string
 		nEntity, all int
 	}{
-		{"no keys, no state B", "The patient tolerated the procedure well.", "", 0, 0},
-		{"names kept next to values",
-			"His temperature is 38°C (100.4°F), pulse is 93/min, and blood pressure is 125/85 mm Hg.",
-			"temperature 38°C (100.4°F); pulse 93/min; blood pressure 125/85 mm Hg", 4, 4},
-		{"filler sentences dropped",
+		{"nothing to cut, no state B", "The patient tolerated the procedure well.", "", 0, 0},
+		{"a finding with nothing administrative keeps every word: no state B",
+			"His temperature is 38°C (100.4°F), pulse is 93/min, and blood pressure is 125/85 mm Hg.", "", 0, 4},
+		{"administrative sentences go, a finding stays word for word",
 			"The specimen was received in formalin. Serum creatinine was elevated at 2.8 mg/dL. Clinical correlation is recommended.",
-			"Serum creatinine elevated 2.8 mg/dL", 1, 1},
-		{"result sentence kept whole",
-			"Biopsy shows adenocarcinoma, positive for TTF-1. Please call with questions.",
-			"Biopsy shows adenocarcinoma; positive for TTF-1", 1, 1},
-		{"lab lines",
+			"Serum creatinine was elevated at 2.8 mg/dL.", 1, 1},
+		{"a text without keys gets a state B too",
+			"Biopsy shows adenocarcinoma, moderately differentiated. Please call with questions.",
+			"Biopsy shows adenocarcinoma, moderately differentiated.", 0, 0},
+		{"an opening generic heading goes",
 			"Laboratory studies show:\nHemoglobin 14 g/dL\nLeukocyte count 16,400/mm3",
-			"Hemoglobin 14 g/dL; Leukocyte count 16,400/mm3", 2, 2},
-		{"size with its object",
-			"A CT of the chest shows a 3.2 cm mass in the right upper lobe.",
-			"CT chest 3.2 cm mass", 1, 1},
-		{"chinese allergy: the circumstances and the course go, the reaction stays",
-			"对头孢类抗生素过敏：2014年静滴头孢曲松后出现全身皮疹、胸闷，经抗过敏治疗后缓解。否认食物过敏。",
-			"对头孢类抗生素过敏：出现全身皮疹、胸闷；否认食物过敏", 2, 2},
-		{"chinese allergy named in the clause before its reaction",
-			"头孢曲松过敏，2016年静滴后出现过敏性休克。",
-			"头孢曲松过敏；出现过敏性休克", 1, 1},
-		{"chinese reaction before the allergen: nothing to cut",
-			"2015年服用复方磺胺甲噁唑后出现重症多形红斑，磺胺类药物过敏。",
-			"2015年服用复方磺胺甲噁唑后出现重症多形红斑，磺胺类药物过敏", 1, 1},
-		{"chinese denial: no allergen, no course to cut",
-			"否认药物过敏史，2019年出现皮疹后缓解。",
-			"否认药物过敏史，2019年出现皮疹后缓解", 1, 1},
-		{"chinese denial with 无", "无药物过敏史，2019年出现皮疹后缓解。", "无药物过敏史，2019年出现皮疹后缓解", 1, 1},
-		{"chinese negated reaction: never cut to its opposite",
-			"青霉素过敏：2014年肌注后未出现皮疹，仅感头晕。", "青霉素过敏：2014年肌注后未出现皮疹，仅感头晕", 1, 1},
-		{"chinese allergy: a later sentence is not the allergy's",
-			"对青霉素过敏。2018年行阑尾切除术，术后出现切口感染，体温38.5℃，换药后痊愈。",
-			"对青霉素过敏。2018年行阑尾切除术，术后出现切口感染，体温38.5℃，换药后痊愈", 2, 2},
-		{"chinese reaction and its course in one clause: kept",
-			"青霉素过敏，2019年肌注后出现全身皮疹后缓解。", "青霉素过敏；出现全身皮疹后缓解", 1, 1},
-		{"chinese reaction: reference ranges cut",
-			"对头孢过敏：2019年静滴后出现血钾5.9mmol/L（3.5-5.3）。", "对头孢过敏：出现血钾5.9mmol/L", 2, 2},
-		{"chinese",
-			"患者一般情况可。血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性。建议定期随访。",
-			"血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性", 3, 3},
-		{"a chinese diagnosis without a verb is kept",
-			"（左肺上叶）穿刺组织：浸润性腺癌，腺泡为主型。免疫组化：TTF-1（+），Ki-67约30%。建议结合临床。",
-			"（左肺上叶）穿刺组织：浸润性腺癌，腺泡为主型。免疫组化：TTF-1（+），Ki-67约30%", 2, 2},
-		{"chinese clauses with keys kept whole",
-			"痰涂片抗酸染色阳性（2+），幽门螺杆菌尿素呼气试验阳性，血型O型RhD阳性。胸腹部增强CT：双肺、肝脏未见转移灶。",
-			"痰涂片抗酸染色阳性（2+），幽门螺杆菌尿素呼气试验阳性，血型O型RhD阳性。胸腹部增强CT：双肺、肝脏未见转移灶", 4, 4},
-		{"chinese result clause",
-			"超声示左肾4～5cm囊肿，边界清。请结合临床。",
-			"超声示左肾4～5cm囊肿，边界清", 1, 1},
-		{"allergy with its reaction", "He says he is allergic to penicillin, which gave him hives as a child.",
-			"allergic to penicillin; which gave him hives as a child", 1, 1},
-		{"an allergy keeps its severity and the whole reaction",
-			"Severe allergy: anaphylaxis to penicillin in 2015. Penicillin allergy: urticaria and angioedema.",
-			"Severe allergy: anaphylaxis to penicillin in 2015; Penicillin allergy: urticaria and angioedema", 2, 2},
-		{"a denied allergy keeps no reaction", "No known drug allergies and the patient lives alone with his wife near the river.",
-			"No known drug allergies", 1, 1},
-		{"a grade before a finding stays", "The smear was reviewed; there is severe dysplasia negative for malignancy.",
-			"severe dysplasia negative for malignancy", 1, 1},
-		{"findings without numbers kept beside the keys",
-			"心电图：心房颤动，心室率126次/分，未见ST-T动态改变。",
-			"心电图：心房颤动，心室率126次/分，未见ST-T动态改变", 2, 2},
-		{"a chinese diagnosis before a semicolon is kept, brackets stay whole",
-			"胃窦活检病理：低分化腺癌，部分为印戒细胞癌；HER2（0），Claudin18.2阳性（75%，2+/3+）。请结合临床。",
-			"胃窦活检病理：低分化腺癌，部分为印戒细胞癌；HER2（0），Claudin18.2阳性（75%，2+/3+）", 2, 2},
-		{"chinese advice dropped, findings near it kept",
-			"白细胞12.5×10^9/L；建议复查血常规。病理：低分化腺癌；建议MDT讨论。复查胃镜：溃疡已愈合。",
-			"白细胞12.5×10^9/L；病理：低分化腺癌；复查胃镜：溃疡已愈合", 1, 1},
-		{"english brackets do not shield a clause",
-			"Potassium 5.8 mmol/L (hemolyzed, repeat pending), creatinine 2.8 mg/dL.",
-			"Potassium 5.8 mmol/L; repeat pending); creatinine 2.8 mg/dL", 2, 2},
-		{"reference ranges are no keys and leave state B",
+			"Hemoglobin 14 g/dL\nLeukocyte count 16,400/mm3", 2, 2},
+		{"a later heading stays: it ends the urine's section",
+			"Urine studies show:\nSodium 20 mEq/L\nLaboratory studies show:\nSodium 140 mEq/L", "", 0, 2},
+		{"an allergy is never shortened",
+			"对头孢类抗生素过敏：2014年静滴头孢曲松后出现全身皮疹、胸闷，经肾上腺素治疗后缓解。否认食物过敏。", "", 0, 2},
+		{"a reaction without the word allergy stays",
+			"Patient reports rash and wheeze after ibuprofen in 2018. Latex allergy: contact urticaria. Record reviewed and signed by Dr. Jane Moore.",
+			"Patient reports rash and wheeze after ibuprofen in 2018. Latex allergy: contact urticaria.", 1, 1},
+		{"reference ranges go, flags stay",
 			"血常规：白细胞 21.6×10^9/L↑（3.5-9.5），降钙素原 42.5ng/ml↑（参考值<0.05）。D-dimer 965 ng/mL (N < 500 ng/mL), temperature 38.5°C (101.3°F).",
-			"血常规：白细胞 21.6×10^9/L↑，降钙素原 42.5ng/ml↑。D-dimer 965 ng/mL, temperature 38.5°C (101.3°F)", 5, 5},
-		{"an acronym names its value",
-			"Arterial blood gas: pH 7.26, BE -13.2 mmol/L, lactate 5.8 mmol/L.",
-			"blood gas: pH 7.26; BE -13.2 mmol/L; lactate 5.8 mmol/L", 3, 3},
-		{"a chinese numbered conclusion stays whole",
-			"胸部CT：右肺下叶见大片实变影。右侧胸腔积液，最深约2.1cm。诊断意见：1.右肺下叶大叶性肺炎；2.右侧少量胸腔积液。",
-			"胸部CT：右肺下叶见大片实变影。右侧胸腔积液，最深约2.1cm。诊断意见：1.右肺下叶大叶性肺炎；2.右侧少量胸腔积液", 1, 1},
-		{"a range is judged in the source, not after words are dropped",
-			"Mass 3 cm with (1-2 cm) satellite nodules.",
-			"Mass 3 cm (1-2 cm) satellite nodules", 2, 2},
-		{"a diagnosis clause is not filler",
-			"支气管镜肺活检病理：肉芽肿性炎伴干酪样坏死，抗酸染色查见阳性杆菌。",
-			"支气管镜肺活检病理：肉芽肿性炎伴干酪样坏死，抗酸染色查见阳性杆菌", 1, 1},
+			"血常规：白细胞 21.6×10^9/L↑，降钙素原 42.5ng/ml↑。D-dimer 965 ng/mL, temperature 38.5°C (101.3°F).", 5, 5},
+		{"chinese advice and disclaimer go, an examination finding stays",
+			"患者一般情况可。血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性。建议定期随访。以上结果仅对本次送检标本负责。",
+			"患者一般情况可。血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性。", 3, 3},
+		{"the specimen a value was measured in stays",
+			"标本类型：尿液。钠 20mmol/L。以上结果仅对本次送检标本负责，如有疑问请于3日内与检验科联系。",
+			"标本类型：尿液。钠 20mmol/L。", 1, 1},
+		{"a negation keeps an administrative sentence",
+			"Specimen received in formalin, no label on the container. Tissue: benign. Report electronically signed.",
+			"Specimen received in formalin, no label on the container. Tissue: benign.", 0, 0},
+		{"a signature goes with its names",
+			"病理诊断：（乙状结肠）中分化腺癌。报告医师：王明 审核医师：李华",
+			"病理诊断：（乙状结肠）中分化腺癌。", 0, 0},
+		{"a lone word may be a value: it stays",
+			"GRADE\nIV\nThe specimen was received fresh.", "GRADE\nIV", 0, 0},
+		{"a wrapped line stays with its continuation",
+			"Specimen received from the\nleft breast.\nReport electronically signed.", "Specimen received from the\nleft breast.", 0, 0},
+		{"chinese lines without closing punctuation stand alone",
+			"以上结果仅对本次送检标本负责\n如有疑问请与检验科联系\n血钾 5.9mmol/L", "血钾 5.9mmol/L", 1, 1},
+		{"a heading stays with its value",
+			"Condition:\nSatisfactory\nResults were reviewed by the duty biochemist.", "Condition:\nSatisfactory", 0, 0},
+		{"an echocardiogram keeps its wall motion and its valves",
+			"Left ventricular ejection fraction 45% with hypokinesis of the inferior wall. Mild mitral regurgitation. No pericardial effusion. Images were obtained with standard technique. Report electronically signed.",
+			"Left ventricular ejection fraction 45% with hypokinesis of the inferior wall. Mild mitral regurgitation. No pericardial effusion.", 1, 1},
+		{"labelled and flagged ranges",
+			"pCO2 32 mm Hg N: 35–45 mm Hg. K 5.9 mmol/L H (3.5-5.1), Na 128 mmol/L L (135-145)",
+			"pCO2 32 mm Hg. K 5.9 mmol/L H, Na 128 mmol/L L", 3, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -189,6 +152,44 @@ func TestCompress(t *testing.T) {
 	}
 }
 
+func TestAdministrative(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"The specimen was received in formalin.", true},
+		{"Clinical correlation is recommended.", true},
+		{"Results were reviewed and released by the duty biochemist.", true},
+		{"Electronically signed by Dr. J. Smith, MD, on 2024-03-05 at 14:32.", true},
+		{"Technique: axial images were obtained after intravenous contrast.", true},
+		{"Dose report archived.", true},
+		{"Thank you for this referral.", true},
+		{"以上结果仅对本次送检标本负责，如有疑问请于3日内与检验科联系。", true},
+		{"請結合臨床。", true}, // Traditional
+		{"报告医师：王明 审核医师：李华", true},
+		{"建议定期随访。", true},
+		// Kept: a word no vocabulary knows, a negation, a site, a
+		// specimen, a symbol, a lone word, or nothing that marks it.
+		{"Specimen: venous blood.", false},
+		{"标本类型：尿液。", false},
+		{"标本状态良好，无溶血。", false},
+		{"No prior study for comparison.", false},
+		{"Technique: axial images from the thoracic inlet to the adrenal glands.", false},
+		{"Report: positive.", false},
+		{"Follow-up CT of the left adrenal nodule is recommended.", false},
+		{"建议3个月后复查胸部CT。", false},
+		{"Results ↑.", false},
+		{"Satisfactory.", false},
+		{"3 of 12 cores.", false}, // a count of involved cores, its heading on the line before
+		{"On Monday at 10:00.", false},
+		{"患者：青霉素过敏。", false},
+	} {
+		if got := Administrative(tt.s); got != tt.want {
+			t.Errorf("Administrative(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
 // checkCompress asserts the Compress invariants.
 func checkCompress(t *testing.T, text, b string, nEntity, nTotal int) {
 	t.Helper()
@@ -196,11 +197,14 @@ func checkCompress(t *testing.T, text, b string, nEntity, nTotal int) {
 	if nTotal != len(keys) || nEntity > nTotal || nEntity < 0 {
 		t.Fatalf("Compress(%q): nEntity %d, nTotal %d, %d keys", text, nEntity, nTotal, len(keys))
 	}
-	if len(b) > len(text) {
-		t.Fatalf("Compress(%q) = %q is longer than the text", text, b)
+	if b == "" {
+		if nEntity != 0 {
+			t.Fatalf("Compress(%q) = \"\" with nEntity %d", text, nEntity)
+		}
+		return
 	}
-	if (b == "") != (len(keys) == 0) {
-		t.Fatalf("Compress(%q) = %q with %d keys", text, b, len(keys))
+	if len(b) >= len(strings.TrimSpace(text)) {
+		t.Fatalf("Compress(%q) = %q is not shorter than the text", text, b)
 	}
 	kept := 0
 	for _, k := range keys {
@@ -208,16 +212,47 @@ func checkCompress(t *testing.T, text, b string, nEntity, nTotal int) {
 			kept++
 		}
 	}
-	if kept != nEntity {
-		t.Fatalf("Compress(%q): nEntity %d, but %d keys survive in %q", text, nEntity, kept, b)
+	if kept != nEntity || nEntity != nTotal {
+		t.Fatalf("Compress(%q): nEntity %d of %d, but %d keys survive in %q", text, nEntity, nTotal, kept, b)
+	}
+	for _, w := range negationWords {
+		if nt, nb := w.count(text), w.count(b); nt != nb {
+			t.Fatalf("Compress(%q) = %q has %d of the %d %q of the text", text, b, nb, nt, w.word)
+		}
 	}
 }
 
+// negationWords are the words of a negation that state B must never drop,
+// in English (whole words, any case) and Chinese.
+var negationWords = func() []negationWord {
+	var out []negationWord
+	for _, w := range []string{"no", "not", "without", "negative", "denies", "denied", "none", "never", "absent"} {
+		out = append(out, negationWord{w, regexp.MustCompile(`(?i)\b` + w + `\b`)})
+	}
+	for _, w := range []string{"无", "未", "否认", "阴性", "不", "非", "没有"} {
+		out = append(out, negationWord{w, regexp.MustCompile(regexp.QuoteMeta(w))})
+	}
+	return out
+}()
+
+type negationWord struct {
+	word string
+	re   *regexp.Regexp
+}
+
+func (w negationWord) count(s string) int { return len(w.re.FindAllStringIndex(s, -1)) }
+
+// FuzzKeysCompress checks the Keys and Compress invariants on any text:
+// Compress never panics, b is shorter than the text or "", every key and
+// every negation word survives.
 func FuzzKeysCompress(f *testing.F) {
 	for _, s := range []string{
 		"Troponin 2.3 ng/mL", "WBC 12.5×10^9/L", "8 mm × 6 mm", "4～5cm", "125/85 mm Hg", "阴性", "(+)",
 		"positive for ", "allergic to", "对过敏", "未见", "\xff2.3 mg/dL", "1,2,3,4 mg", "CT示结节8mm，边界清。",
 		"青霉素过敏：2014年肌注后出现皮疹，治疗后缓解。",
+		"Specimen received in formalin. No pneumothorax. Clinical correlation is recommended.",
+		"以上结果仅对本次送检标本负责。未见异常。请结合临床。", "Laboratory studies show:\nK 5.9 mmol/L H (3.5-5.1)",
+		"报告医师：王明 审核医师：李华\n未见癌", "Condition:\nnot recorded\nReport signed.",
 	} {
 		f.Add(s)
 	}
@@ -248,11 +283,14 @@ func TestRefRanges(t *testing.T) {
 		{"BUN 22 mg/dL N: 7–20 mg/dL, creatinine 1.1 mg/dL", "BUN 22 mg/dL, creatinine 1.1 mg/dL"},
 		{"LVEF normal: 55-60% on echo. Normal: 0.6–1.2 today", "LVEF normal: 55-60% on echo. Normal: 0.6–1.2 today"},
 		{"Fibrinogen 110 mg/dL (N = 200–430 mg/dL), reticulocytes 4% (N = 13%–15%)", "Fibrinogen 110 mg/dL, reticulocytes 4%"},
+		{"pCO2 32 mm Hg N: 35–45 mm Hg", "pCO2 32 mm Hg"},
+		{"K 5.9 mmol/L H (3.5-5.1), Hb 9.1 g/dL LL (12-16)", "K 5.9 mmol/L H, Hb 9.1 g/dL LL"},
 		// Findings in brackets, not reference ranges.
 		{"3 nodules (1-2 cm) in both lungs", "3 nodules (1-2 cm) in both lungs"},
 		{"Ki-67 (20-30%), PD-L1 TPS (1-49%), CA125（>600U/ml）", "Ki-67 (20-30%), PD-L1 TPS (1-49%), CA125（>600U/ml）"},
 		{"Prednisone 5 mg (2-3 times daily)", "Prednisone 5 mg (2-3 times daily)"},
 		{"Rectal mass 4 cm (5-6 cm from the anal verge)", "Rectal mass 4 cm (5-6 cm from the anal verge)"},
+		{"Output 5 L (2-3 L expected), grade 5 H (2-3)", "Output 5 L (2-3 L expected), grade 5 H (2-3)"},
 		{"38.5°C (101.3°F), ER（90%+）, BP 120/80 (110-130)", "38.5°C (101.3°F), ER（90%+）, BP 120/80 (110-130)"},
 	} {
 		if got := cut(tt.in); got != tt.want {
@@ -284,14 +322,17 @@ func TestStateB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"心电图：心房颤动，心室率126次/分，未见ST-T动态改变。", "血钾 5.9mmol/L。", "Potassium 5.9 mmol/L."} {
+	for _, s := range []string{
+		"心电图：心房颤动，心室率126次/分，未见ST-T动态改变。", "血钾 5.9mmol/L。", "Potassium 5.9 mmol/L.",
+		"Potassium 5.9 mmol/L (3.5-5.1), sodium 128 mmol/L, chloride 95 mmol/L, bicarbonate 18 mmol/L, urea 12.1 mmol/L, creatinine 212 µmol/L, glucose 9.4 mmol/L, calcium 2.01 mmol/L, phosphate 1.9 mmol/L, magnesium 0.7 mmol/L.", // a range cut saves under a tenth
+	} {
 		if b, _, _, n := StateB(s, tok.Count(s), tok.Count); b != "" || n == 0 {
 			t.Errorf("StateB(%q) = %q with %d keys; want no state B and the keys counted", s, b, n)
 		}
 	}
-	wordy := "The renal panel drawn this morning shows a creatinine of 2.8 mg/dL, and the potassium was measured at 5.9 mmol/L."
+	wordy := "Creatinine 2.8 mg/dL (0.6-1.2), potassium 5.9 mmol/L (3.5-5.1). Results were reviewed and released by the duty biochemist; please contact the laboratory with questions."
 	b, _, kept, n := StateB(wordy, tok.Count(wordy), tok.Count)
-	if cb, _, _ := Compress(wordy); b != cb || kept != 2 || n != 2 {
+	if cb, _, _ := Compress(wordy); b != cb || b != "Creatinine 2.8 mg/dL, potassium 5.9 mmol/L." || kept != 2 || n != 2 {
 		t.Errorf("StateB(%q) = %q %d/%d; want Compress's %q, 2/2", wordy, b, kept, n, cb)
 	}
 }

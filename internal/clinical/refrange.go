@@ -3,12 +3,13 @@ package clinical
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // bracketedRangeRe matches a bracketed range or bound with at most a unit,
 // "（3.5-9.5）", "(<0.05)", "（参考值<0.1）", "(N = 200–430 mg/dL)"; group 1 is
 // its label, when there is one. labelledRangeRe matches a labelled range
-// without brackets, "N: 10–20", to which refRanges adds the lab unit that
+// without brackets, "N: 10–20", to which refRanges adds the unit that
 // follows ("pmol/L").
 var (
 	bracketedRangeRe = regexp.MustCompile(`(?i)\s?[（(]\s*(` + refLabel + `)?\s*[:：=]?\s*` + refBound + `\s*[a-zμµ/%×^\d.·²³]*\s*[）)]`)
@@ -26,9 +27,10 @@ const (
 // normal range a report prints beside a value. They state what is normal,
 // not what the patient has, so they are no keys and state B cuts them. A
 // labelled one counts wherever it is, in brackets ("(Normal: 7.35-7.45)")
-// or not ("BUN 22 mg/dL N: 7–20 mg/dL", with its unit); an unlabelled
-// one only in brackets right after a laboratory value and its flag
-// ("118g/L（130-175）", "42.5ng/ml↑（<0.05）"). So "3 nodules (1-2 cm)",
+// or not ("BUN 22 mg/dL N: 7–20 mg/dL", "pCO2 32 mm Hg N: 35–45 mm Hg",
+// with its unit); an unlabelled one only in brackets right after a
+// laboratory value and its flag ("118g/L（130-175）", "42.5ng/ml↑（<0.05）",
+// "5.9 mmol/L H (3.5-5.1)"). The flag stays: it says the value is abnormal. So "3 nodules (1-2 cm)",
 // "Ki-67 (20-30%)", "CA125（>600U/ml）" and "5 mg (2-3 times daily)" keep
 // their brackets, which are findings, and "LVEF normal: 55-60%" its value.
 func refRanges(s string) [][2]int {
@@ -40,7 +42,7 @@ func refRanges(s string) [][2]int {
 	}
 	for _, m := range labelledRangeRe.FindAllStringIndex(s, -1) {
 		end := m[1]
-		if u := labUnitAt(s, space(s, end)); u > 0 {
+		if u := anyUnitAt(s, space(s, end)); u > 0 {
 			end = u
 		}
 		if !overlaps(out, m[0], end) {
@@ -62,7 +64,7 @@ func overlaps(spans [][2]int, start, end int) bool {
 }
 
 // afterLabValue reports whether before ends with a number and a
-// laboratory unit, then perhaps flags (↑↓*) and spaces.
+// laboratory unit, then perhaps flags (↑↓*, H, L, HH, LL) and spaces.
 func afterLabValue(before string) bool {
 	for len(before) > 0 {
 		switch {
@@ -73,9 +75,24 @@ func afterLabValue(before string) bool {
 			before = before[:len(before)-3]
 			continue
 		}
+		if flag := labFlag(before); flag > 0 {
+			before = before[:len(before)-flag]
+			continue
+		}
 		break
 	}
 	tail := before[max(0, len(before)-40):]
 	values := findLabValues(tail)
 	return len(values) > 0 && values[len(values)-1][1] == len(tail)
+}
+
+// labFlag returns the length of the letter flag that ends before, a
+// separate word "H", "L", "HH" or "LL" (high, low), or 0.
+func labFlag(before string) int {
+	for _, f := range []string{" HH", " LL", " H", " L"} {
+		if strings.HasSuffix(before, f) {
+			return len(f) - 1
+		}
+	}
+	return 0
 }

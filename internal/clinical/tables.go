@@ -3,11 +3,13 @@ package clinical
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
-// WriteTables writes TypeTable, TextRules and NarrativeCues as Markdown,
-// for the README and `medkb` to print.
+// WriteTables writes TypeTable, TextRules, NarrativeCues and the
+// vocabulary state B may drop (AdminVocabulary, GenericHeading) as
+// Markdown, for the README and `medkb` to print.
 func WriteTables(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| type | tier | also written | why |\n|---|---|---|---|\n")
@@ -29,6 +31,11 @@ func WriteTables(w io.Writer) error {
 	b.WriteString("| kind | cues |\n|---|---|\n")
 	for _, c := range NarrativeCues {
 		fmt.Fprintf(&b, "| %s | %s |\n", c.Kind, markdownTerms(c.Terms))
+	}
+	b.WriteString("\nState B drops a sentence made only of these words, numbers and punctuation, with at least two words and one of a group that marks it, and no key; and a generic heading that opens the text.\n\n")
+	b.WriteString("| group | marks | English | Chinese |\n|---|---|---|---|\n")
+	for _, g := range append(slices.Clip(AdminVocabulary), GenericHeading) {
+		fmt.Fprintf(&b, "| %s | %v | %s | %s |\n", g.Name, g.Marks, strings.Join(g.Words, ", "), strings.Join(g.Zh, ", "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
