@@ -31,9 +31,16 @@ func packParams(t *testing.T, src string) pack.Params {
 }
 
 // TestPackDefaultsMatchPack: the query language's PACK defaults (dsl
-// cannot import planner/pack) are the packer's documented defaults.
+// cannot import planner/pack) are the packer's documented defaults, in
+// one patient's record; across the store the default kmin is 0.
 func TestPackDefaultsMatchPack(t *testing.T) {
-	got := packParams(t, `RETRIEVE "x" PACK budget 512`)
+	if got := packParams(t, `RETRIEVE "x" PACK budget 512`).Kmin; got != 0 {
+		t.Errorf("PACK across the store: default kmin %d, want 0", got)
+	}
+	if got := packParams(t, `RETRIEVE "x" PACK budget 512 kmin 2`).Kmin; got != 2 {
+		t.Errorf("PACK across the store, kmin 2: kmin %d", got)
+	}
+	got := packParams(t, `RETRIEVE "x" WHERE patient = "P1" PACK budget 512`)
 	want := pack.DefaultParams()
 	if got.Kmin != want.Kmin || got.Weights != want.Weights || got.Lambda != want.Lambda ||
 		got.Epsilon != want.Epsilon || got.SimFloor != want.SimFloor || got.Strategy != want.Strategy {

@@ -92,15 +92,13 @@ type candidate struct {
 	boost float64
 	path  *Path
 	// The relevance stage's scores (judge, score): coverage is the share
-	// of the topic its text holds, informative whether it holds a heavy
-	// part of it, evidence the strongest signal that it was found for the
-	// topic, rel its relevance for PACK. context marks the rest of a
-	// patient's record, which PACK may use for room left over.
-	coverage, evidence, rel float64
-	conceptCoverage         float64
-	informative, context    bool
-	heading                 string // its document's title and type (base.Doc.Heading)
-	zzRank                  int
+	// of the topic its text holds, conceptCoverage that of the topic's
+	// concepts by their mentions, evidence the strongest signal that it
+	// was found for the topic, rel its relevance for PACK. context marks
+	// the rest of a patient's record, which PACK uses for room left over.
+	coverage, conceptCoverage, evidence, rel float64
+	context                                  bool
+	heading                                  string // its document's title and type (base.Doc.Heading)
 }
 
 func (c *candidate) id() string {
@@ -136,13 +134,12 @@ func (c *candidate) text() string {
 
 // execution holds the state of one run.
 type execution struct {
-	p         *Plan
-	question  clinical.Question // the query text read as a clinical question
-	zzBestCos float64
-	env       *Env
-	qvec      []float32
-	reports   []OpReport
-	res       *Result
+	p        *Plan
+	question clinical.Question // the query text read as a clinical question
+	env      *Env
+	qvec     []float32
+	reports  []OpReport
+	res      *Result
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {

@@ -62,8 +62,8 @@ func (p *Plan) Explain(reports []OpReport) string {
 			mark(dsl.ParamFloor, fmt.Sprint(n.Params.SimFloor)), n.Params.RelevancePower,
 			mark(dsl.ParamNow, now)))
 	}
-	add(opRelevance, fmt.Sprintf("Relevance min=%g best-share=%g (topic coverage by idf, bm25, vector x%g, graph)",
-		minRelevance, bestShare, p.Fuse.VectorWeight))
+	add(opRelevance, fmt.Sprintf("Relevance evidence>=%g on-topic>=%g (coverage of the topic by idf, cosine x%g, graph)",
+		minEvidence, onTopic, p.Fuse.VectorWeight))
 	if e := p.Expand; e != nil {
 		add(opExpand, fmt.Sprintf("Expand metapaths=[%s] hops=%s limit=%s when entities>=%s anchors-from=query+top%d",
 			quoteAll(e.Texts), mark(dsl.ParamHops, fmt.Sprint(e.Hops)), mark(dsl.ParamExpandLimit, fmt.Sprint(e.Limit)),

@@ -90,6 +90,7 @@ func TestResults(t *testing.T) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "budget %d, used %d, %s, tiers %v\n", r.Budget, r.TokensUsed, r.QuotaSummary(), r.Tiers)
 		fmt.Fprintf(&b, "expansion fired=%t anchors=%v reason=%q paths=%d\n", r.Expansion.Fired, r.Expansion.Anchors, r.Expansion.Reason, len(r.Expansion.Paths))
+		fmt.Fprintf(&b, "relevance %s: %s\n", r.Relevance.Mode, r.Relevance.Note)
 		for _, it := range r.Items {
 			fmt.Fprintf(&b, "item %d %s %s state=%s tokens=%d why=%s", it.Rank, it.ID, it.Tier, it.State, it.Tokens, it.Why)
 			if p := it.Provenance.BM25; p != nil {

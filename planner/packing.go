@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -32,21 +33,105 @@ func (p *Plan) onePatient() bool {
 	return len(p.Arms) > 0
 }
 
-// pack runs the PACK stage over the candidates in fused order.
+// pack runs the PACK stage over the candidates in fused order. EBM-Pack
+// (ebm, paper, exact) packs in two phases: first the relevant evidence,
+// under the query's parameters; then, in the room it left, the rest of
+// the patient's record (judge's context), tier by tier as the paper's
+// formula weighs it (no relevance, no quota), so that context can never
+// displace an answer; the items of both are given in one reading order.
+// The paper's baselines (fifo, semantic, uniform) pack every candidate
+// the relevance stage passed, relevant and context alike, in their own
+// order, as the paper defines them.
 func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	start := time.Now()
-	n := x.p.Pack
-	params := n.Params
-	params.Count = func(i int, cut string) int { // Uniform's cut texts, costed as lines
-		return x.lineTokens(cands[i], len(cands), lineTag("A", isCut(cands[i], cut)), cut, -1)
-	}
-	if n.NowText == "" {
+	params := x.p.Pack.Params
+	if x.p.Pack.NowText == "" {
 		params.Now = base.DayOf(time.Now())
 	}
+	pc, err := x.packCandidates(ctx, cands)
+	if err != nil {
+		return err
+	}
+	var relevant, context []int
+	for i, c := range cands {
+		if c.context && usesRelevance(params.Strategy) {
+			context = append(context, i)
+		} else {
+			relevant = append(relevant, i)
+		}
+	}
+	r, err := x.packSome(cands, pc, relevant, params)
+	if err != nil {
+		return err
+	}
+	x.res.Budget = r.Budget
+	x.res.QuotaMet = r.QuotaMet
+	x.res.Quota = quotaWithContext(r.Quota, cands)
+	items, drops := r.Items, r.Dropped
+	if len(context) > 0 {
+		rest := params
+		rest.Budget, rest.Kmin, rest.RelevancePower = params.Budget-r.TokensUsed, 0, 0
+		rc, err := x.packSome(cands, pc, context, rest)
+		if err != nil {
+			return err
+		}
+		items, drops = append(items, rc.Items...), append(drops, rc.Dropped...)
+		slices.SortFunc(items, pack.ReadingCmp)
+		slices.SortFunc(drops, func(a, b pack.Drop) int { return cmp.Compare(a.Index, b.Index) })
+	}
+	bStates := 0
+	for _, it := range items {
+		c := cands[it.Index]
+		why := string(it.Why)
+		if c.context {
+			why = "context"
+		}
+		item := x.item(c, string(it.State), it.Text, it.Utility, it.Density, why)
+		item.Other = it.Other.String()
+		item.Cut = it.State == pack.StateA && isCut(c, it.Text)
+		x.res.Items = append(x.res.Items, item)
+		if it.State == pack.StateB {
+			bStates++
+		}
+	}
+	firstDrop := len(x.res.Dropped)
+	left := params.Budget - r.TokensUsed
+	for _, d := range drops {
+		drop := Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(), Detail: dropDetail(d, &pc[d.Index])}
+		if len(context) > 0 && cands[d.Index].context {
+			drop.Reason = "context"
+			drop.Detail += fmt.Sprintf("; record context, for which %d tokens were left", left)
+		}
+		x.res.Dropped = append(x.res.Dropped, drop)
+	}
+	detail := fmt.Sprintf("packed %d of %d (%d in state B)", len(items), len(cands), bStates)
+	if len(context) > 0 {
+		detail += fmt.Sprintf(", %d of them from the record's context", len(items)-len(r.Items))
+	}
+	detail += "; " + x.res.QuotaSummary()
+	if r.QuotaPrice > 0 {
+		detail += fmt.Sprintf("; quota blocks chosen at %.3g utility a token", r.QuotaPrice)
+	}
+	if drops := x.res.Dropped[firstDrop:]; len(drops) > 0 {
+		detail += "; dropped " + dropSummary(drops)
+	}
+	x.report(opPack, len(cands), len(items), start, detail)
+	return nil
+}
+
+// usesRelevance reports whether strategy s weighs relevance: EBM-Pack in
+// its three forms, not the paper's baselines.
+func usesRelevance(s pack.Strategy) bool {
+	return s == pack.Ebm || s == pack.Paper || s == pack.Exact
+}
+
+// packCandidates turns the candidates into the packer's, with their
+// lines' costs and their states' cosines to the query.
+func (x *execution) packCandidates(ctx context.Context, cands []*candidate) ([]pack.Candidate, error) {
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
 	for i, c := range cands {
-		pc[i] = pack.Candidate{ID: c.id(), Tier: c.tier(), Day: c.day(), Rank: i, Relevance: c.rel, Weak: c.context,
+		pc[i] = pack.Candidate{ID: c.id(), Tier: c.tier(), Day: c.day(), Rank: i, Relevance: c.rel,
 			A: pack.State{Text: c.text(), Tokens: x.lineTokens(c, len(cands), lineTag("A", false), c.text(), textTokens(c))}}
 		if c.path != nil {
 			pathTexts = append(pathTexts, c.path.Text)
@@ -61,63 +146,56 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	}
 	if len(pathTexts) > 0 {
 		if err := x.pathSims(ctx, pc, cands, pathTexts); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	pk := packers.Get().(*pack.Packer)
-	r, err := pk.Pack(pc, params)
-	packers.Put(pk)
-	if err != nil {
-		return err
-	}
-	for _, it := range r.Items {
-		item := x.item(cands[it.Index], string(it.State), it.Text, it.Utility, it.Density, string(it.Why))
-		item.weak, item.Other = pc[it.Index].Weak, it.Other.String()
-		item.Cut = it.State == pack.StateA && isCut(cands[it.Index], it.Text)
-		x.res.Items = append(x.res.Items, item)
-	}
-	firstDrop := len(x.res.Dropped)
-	for _, d := range r.Dropped {
-		x.res.Dropped = append(x.res.Dropped, Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(), Detail: dropDetail(d, &pc[d.Index])})
-	}
-	x.res.Budget = r.Budget
-	x.res.QuotaMet = r.QuotaMet
-	bStates := 0
-	for _, it := range r.Items {
-		if it.State == pack.StateB {
-			bStates++
-		}
-	}
-	x.res.Quota = quotaWithWeak(r.Quota, pc)
-	detail := fmt.Sprintf("packed %d of %d (%d in state B), %d/%d tokens; %s",
-		len(r.Items), len(cands), bStates, r.TokensUsed, r.Budget, x.res.QuotaSummary())
-	if r.QuotaPrice > 0 {
-		detail += fmt.Sprintf("; quota blocks chosen at %.3g utility a token", r.QuotaPrice)
-	}
-	if drops := x.res.Dropped[firstDrop:]; len(drops) > 0 {
-		detail += "; dropped " + dropSummary(drops)
-	}
-	x.report(opPack, len(cands), len(r.Items), start, detail)
-	return nil
+	return pc, nil
 }
 
-// quotaWithWeak is the packer's quota (tiers with blocks it counts) with
-// each tier's weak hits, and a tier present only as weak hits listed too.
-func quotaWithWeak(quota []pack.TierQuota, pc []pack.Candidate) []Quota {
-	var weak [base.T4 + 1]int
-	for i := range pc {
-		if pc[i].Weak {
-			weak[pc[i].Tier]++
+// packSome packs the candidates pc[which] under params; the result's
+// indices are into pc.
+func (x *execution) packSome(cands []*candidate, pc []pack.Candidate, which []int, params pack.Params) (*pack.Result, error) {
+	some := make([]pack.Candidate, len(which))
+	for k, i := range which {
+		some[k] = pc[i]
+	}
+	params.Count = func(k int, cut string) int { // Uniform's cut texts, costed as lines
+		c := cands[which[k]]
+		return x.lineTokens(c, len(cands), lineTag("A", isCut(c, cut)), cut, -1)
+	}
+	pk := packers.Get().(*pack.Packer)
+	r, err := pk.Pack(some, params)
+	packers.Put(pk)
+	if err != nil {
+		return nil, err
+	}
+	for k := range r.Items {
+		r.Items[k].Index = which[r.Items[k].Index]
+	}
+	for k := range r.Dropped {
+		r.Dropped[k].Index = which[r.Dropped[k].Index]
+	}
+	return r, nil
+}
+
+// quotaWithContext is the packer's quota (tiers with blocks it counts)
+// with each tier's context blocks, and a tier present only as context
+// listed too.
+func quotaWithContext(quota []pack.TierQuota, cands []*candidate) []Quota {
+	var context [base.T4 + 1]int
+	for _, c := range cands {
+		if c.context {
+			context[c.tier()]++
 		}
 	}
 	var out []Quota
 	for _, t := range base.Tiers {
-		q := Quota{Tier: t.String(), Met: true, Weak: weak[t]}
+		q := Quota{Tier: t.String(), Met: true, Context: context[t]}
 		switch {
 		case len(quota) > 0 && quota[0].Tier == t:
 			q.Present, q.Want, q.Got, q.Met = quota[0].Present, quota[0].Want, quota[0].Got, quota[0].Met
 			quota = quota[1:]
-		case weak[t] == 0:
+		case context[t] == 0:
 			continue
 		}
 		out = append(out, q)
@@ -199,7 +277,7 @@ func (x *execution) limit() {
 func (r *Result) recountQuota() {
 	got := map[string]int{}
 	for _, it := range r.Items {
-		if !it.weak {
+		if !it.Provenance.Context {
 			got[it.Tier]++
 		}
 	}

@@ -1,8 +1,6 @@
 package planner
 
 import (
-	"os"
-	"strconv"
 	"errors"
 	"fmt"
 
@@ -82,6 +80,8 @@ const (
 	RulePushFilterVector = "push-filter-into-vector-scan"
 	RuleResidualMeta     = "post-filter-meta-on-vector-arm"
 	RuleDocVoteSentences = "docvote-retrieves-per-sentence"
+	// RuleStoreKmin: without WHERE patient = "...", kmin defaults to 0.
+	RuleStoreKmin = "no-tier-quota-across-the-store"
 )
 
 // ErrNoGraph is wrapped when EXPAND names metapaths but the store has no
@@ -133,6 +133,15 @@ func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {
 			return nil, err
 		}
 		p.Pack = n
+		if q.Defaulted[dsl.ParamKmin] && !p.onePatient() {
+			// The tier quota guarantees each tier of one record a place
+			// (the paper packs one case). Across the store the candidates
+			// come from many records and publications, and a quota would
+			// pull in a T1 sentence of an unrelated study because T1 is
+			// otherwise missing; so kmin defaults to 0 there.
+			n.Params.Kmin = 0
+			p.Rules = append(p.Rules, RuleStoreKmin)
+		}
 	}
 	return p, nil
 }
@@ -164,7 +173,7 @@ func bindPack(q *dsl.Query) (*PackNode, error) {
 		return nil, q.ErrorAt(q.TextPos, "%v", err)
 	}
 	n := &PackNode{NowText: qp.Now, Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
-		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: zzPower(), Strategy: st, Now: base.NoDay}}
+		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: st, Now: base.NoDay}}
 	if qp.Now != "" {
 		d, err := base.ParseDay(qp.Now)
 		if err != nil {
@@ -189,12 +198,4 @@ func describe(f base.Filter) string {
 		}
 	}
 	return s
-}
-
-func zzPower() float64 {
-	if v := os.Getenv("ZZP"); v != "" {
-		f, _ := strconv.ParseFloat(v, 64)
-		return f
-	}
-	return pack.QueryRelevancePower
 }

@@ -67,8 +67,6 @@ type Item struct {
 	// day is the date its context line shows (lineHead): its vector
 	// slot's, so that the line costs the same before and after packing.
 	day base.Day
-	// weak marks a weak hit (pack.Candidate.Weak), which no quota counts.
-	weak bool
 }
 
 // Provenance says where an item came from.
@@ -114,15 +112,16 @@ type Path struct {
 }
 
 // Quota is one tier's minimum and whether packing met it. A tier whose
-// candidates are all weak hits (pack.Candidate.Weak) is listed with
-// Present 0: the quota does not pull a weak hit in.
+// candidates are all context (the rest of a patient's record, see
+// Relevance) is listed with Present 0: the quota does not pull context
+// in.
 type Quota struct {
 	Tier    string `json:"tier"`
 	Present int    `json:"present"`
 	Want    int    `json:"want"`
 	Got     int    `json:"got"`
 	Met     bool   `json:"met"`
-	Weak    int    `json:"weak,omitempty"` // the tier's weak hits, which the quota does not count
+	Context int    `json:"context,omitempty"` // the tier's context blocks, which the quota does not count
 }
 
 // DropSummary counts the drops by reason: "budget 8, lower-density 1".
@@ -144,32 +143,32 @@ func dropSummary(drops []Dropped) string {
 // QuotaSummary is "quota T1 1/1 T2 0/1 (not met)": for each tier whose
 // quota wants blocks, those packed of those wanted; "no tier quota
 // applies" when none wants any (kmin 0, or nothing to pack). Tiers
-// present only as weak hits follow, "; T4 weak hits only, no quota",
-// unless the quota is visibly off (kmin 0: a tier with blocks wants none).
+// present only as context follow, "; T4 context only, no quota", unless
+// the quota is visibly off (kmin 0: a tier with blocks wants none).
 func (r *Result) QuotaSummary() string {
 	var sb strings.Builder
-	var weakOnly []string
+	var contextOnly []string
 	kminZero := false // no quota wants anything anyway
 	for _, q := range r.Quota {
 		if q.Want > 0 {
 			fmt.Fprintf(&sb, " %s %d/%d", q.Tier, q.Got, q.Want)
 		}
-		if q.Present == 0 && q.Weak > 0 {
-			weakOnly = append(weakOnly, q.Tier)
+		if q.Present == 0 && q.Context > 0 {
+			contextOnly = append(contextOnly, q.Tier)
 		}
 		kminZero = kminZero || q.Present > 0 && q.Want == 0
 	}
-	weak := ""
-	if len(weakOnly) > 0 && !kminZero {
-		weak = "; " + strings.Join(weakOnly, ", ") + " weak hits only, no quota"
+	context := ""
+	if len(contextOnly) > 0 && !kminZero {
+		context = "; " + strings.Join(contextOnly, ", ") + " context only, no quota"
 	}
 	switch {
 	case sb.Len() == 0:
-		return "no tier quota applies" + weak
+		return "no tier quota applies" + context
 	case r.QuotaMet:
-		return "quota" + sb.String() + " (met)" + weak
+		return "quota" + sb.String() + " (met)" + context
 	}
-	return "quota" + sb.String() + " (not met)" + weak
+	return "quota" + sb.String() + " (not met)" + context
 }
 
 // OpReport is one operator's EXPLAIN ANALYZE line.

@@ -1,5 +1,10 @@
 package clinical
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Concept bridges the words a clinician asks with and the words a record
 // is written in: "肾功能怎么样" is answered by a line of 肌酐 and 尿素氮 that
 // never says 肾功能, "how is his heart pumping" by an ejection fraction.
@@ -15,11 +20,26 @@ type Concept struct {
 	names, members terms
 }
 
-// Matches reports whether s holds one of the concept's names or members.
-func (c *Concept) Matches(s string) bool {
+// Mentions counts the places where s holds one of the concept's names or
+// members, overlapping ones once ("尿蛋白定量" holds 尿蛋白 and 蛋白定量).
+func (c *Concept) Mentions(s string) int {
 	lower := asciiLower(s)
-	hit := func(int, int) bool { return true }
-	return c.names.each(s, lower, hit) || c.members.each(s, lower, hit)
+	var spans [][2]int
+	add := func(start, end int) bool {
+		spans = append(spans, [2]int{start, end})
+		return false
+	}
+	c.names.each(s, lower, add)
+	c.members.each(s, lower, add)
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	n, reach := 0, -1
+	for _, sp := range spans {
+		if sp[0] >= reach {
+			n++
+		}
+		reach = max(reach, sp[1])
+	}
+	return n
 }
 
 // named returns the spans of s where the concept is named (lower is
@@ -194,7 +214,7 @@ func namedConcepts(q, lower string) []NamedConcept {
 	var out []NamedConcept
 	for i := range Concepts {
 		if spans := Concepts[i].named(q, lower); len(spans) > 0 {
-			out = append(out, NamedConcept{Concept: &Concepts[i], Words: q[spans[0][0]:spans[0][1]]})
+			out = append(out, NamedConcept{Concept: &Concepts[i], Words: q[spans[0][0]:prefixEnd(q, spans[0][1])]})
 		}
 	}
 	return out

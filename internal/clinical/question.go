@@ -47,7 +47,7 @@ func ReadQuestion(q string, record bool) Question {
 	blank := make([]bool, len(q))
 	var out Question
 	mark := func(start, end int) {
-		for i := start; i < end; i++ {
+		for i := start; i < prefixEnd(q, end); i++ {
 			blank[i] = true
 		}
 	}
@@ -116,3 +116,12 @@ var scaffoldTerms = compileTerms([]string{
 	"think", "look", "looks", "like", "let", "worry", "worried", "anything", "something", "things",
 	"thing", "kind", "sort", "much", "many", "any", "ever", "still", "now",
 })
+
+// prefixEnd extends a match of a prefix term ("summar*", "allerg*") that
+// ends at end inside a Latin word to the word's end.
+func prefixEnd(s string, end int) int {
+	for end > 0 && end < len(s) && isWordByte(s[end]) && isWordByte(s[end-1]) {
+		end++
+	}
+	return end
+}

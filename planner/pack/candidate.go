@@ -45,15 +45,6 @@ type Candidate struct {
 	// Rank is the input (fused) order, 0-based: FIFO's order and the
 	// last tie-breaker before ID.
 	Rank int
-	// Weak marks a block that is here only by weak similarity (the
-	// planner sets it on weak retrieval hits). It competes on density
-	// only: it neither counts toward its tier's quota nor is pulled in by
-	// it, so the quota never drags an unrelated block into the context
-	// just because its tier is otherwise missing; and it gets no
-	// similarity floor, so it is worth its cosine alone and a long
-	// unrelated T1 document cannot outweigh related evidence by its tier
-	// and length.
-	Weak bool
 }
 
 func (c *Candidate) validate(i int) error {

@@ -10,8 +10,7 @@ import (
 )
 
 // refUtility restates U = F * W * Sim * exp(-lambda*dt), Sim = R^p *
-// ((1 - floor) * cos + floor * C / 20) (R^p = 1 for p = 0; a Weak block
-// has the cosine's share alone),
+// ((1 - floor) * cos + floor * C / 20) (R^p = 1 for p = 0),
 // with cos clamped to [0, 1], independently of the package's code.
 func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 	f := 1.0
@@ -23,17 +22,15 @@ func refUtility(c *Candidate, s *State, p Params, isB bool) float64 {
 		dt = float64(p.Now-c.Day) / 365.25
 	}
 	sim := (1 - p.SimFloor) * math.Min(1, math.Max(s.Sim, 0))
-	if !c.Weak {
-		sim += p.SimFloor * float64(s.Tokens) / 20
-		if p.RelevancePower > 0 {
-			sim *= math.Pow(c.Relevance, p.RelevancePower)
-		}
+	sim += p.SimFloor * float64(s.Tokens) / 20
+	if p.RelevancePower > 0 {
+		sim *= math.Pow(c.Relevance, p.RelevancePower)
 	}
 	return f * p.Weights[c.Tier-1] * sim * math.Exp(-p.Lambda*dt)
 }
 
-// refInQuota restates which blocks the quota applies to: not Weak, and
-// at least half as relevant as the most relevant block.
+// refInQuota restates which blocks the quota applies to: those at least
+// half as relevant as the most relevant block.
 func refInQuota(cands []Candidate) []bool {
 	best := 0.0
 	for _, c := range cands {
@@ -41,7 +38,7 @@ func refInQuota(cands []Candidate) []bool {
 	}
 	out := make([]bool, len(cands))
 	for i, c := range cands {
-		out[i] = !c.Weak && c.Relevance >= 0.5*best
+		out[i] = c.Relevance >= 0.5*best
 	}
 	return out
 }

@@ -19,6 +19,7 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 	if r.TokensUsed > p.Budget {
 		t.Fatalf("%s: used %d tokens of budget %d", p.Strategy, r.TokensUsed, p.Budget)
 	}
+	inQuota := refInQuota(cands)
 	seen := make([]int, len(cands))
 	tokens, utility := 0, 0.0
 	var got tierCounts
@@ -27,7 +28,7 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 		c := &cands[it.Index]
 		tokens += it.Tokens
 		utility += it.Utility
-		if !c.Weak {
+		if inQuota[it.Index] {
 			got[c.Tier]++
 		}
 		if it.ID != c.ID || it.Tier != c.Tier || it.Day != c.Day {
@@ -104,7 +105,6 @@ func checkInvariants(t testing.TB, cands []Candidate, p Params, r *Result) {
 	if !slices.IsSortedFunc(r.Dropped, func(x, y Drop) int { return x.Index - y.Index }) {
 		t.Fatalf("%s: drops are not in candidate order", p.Strategy)
 	}
-	inQuota := refInQuota(cands)
 	var present tierCounts
 	for i := range cands {
 		if inQuota[i] && (cands[i].A.Tokens > 0 || cands[i].B != nil && cands[i].B.Tokens > 0) {
@@ -144,7 +144,7 @@ func randomCandidates(rng *rand.Rand, n int) []Candidate {
 	cands := make([]Candidate, n)
 	for i := range cands {
 		c := Candidate{ID: "c" + string(rune('a'+i%26)) + string(rune('0'+i/26%10)), Tier: base.Tiers[rng.IntN(4)], Rank: rng.IntN(n + 1),
-			Weak: rng.IntN(5) == 0, Permanent: rng.IntN(6) == 0}
+			Relevance: rng.Float64(), Permanent: rng.IntN(6) == 0}
 		c.Day = base.NoDay
 		if rng.IntN(3) > 0 {
 			c.Day = base.Day(18000 + rng.IntN(3000))
@@ -169,6 +169,7 @@ func randomParams(rng *rand.Rand) Params {
 	p.Lambda = []float64{0, 0.1, 1, 5}[rng.IntN(4)]
 	p.Epsilon = []float64{0, 0.05, 0.2}[rng.IntN(3)]
 	p.Now = base.Day(19500 + rng.IntN(2000))
+	p.RelevancePower = []float64{0, QueryRelevancePower}[rng.IntN(2)]
 	p.Count = countBlockTokens
 	return p
 }

@@ -19,10 +19,10 @@ const (
 	// query (see Params.SimFloor).
 	DefaultSimFloor = 0.5
 	// QueryRelevancePower is the RelevancePower the planner packs with:
-	// a block half as relevant as the best is worth a quarter as much
-	// per token, so that relevance outweighs the tier weights' 2.5 (see
-	// Params.RelevancePower).
-	QueryRelevancePower = 2.0
+	// a block half as relevant as the best is worth a sixteenth as much
+	// per token, so that relevance outweighs the tier weights' 2.5 unless
+	// two blocks are within a fifth of each other's relevance (see sim).
+	QueryRelevancePower = 4.0
 )
 
 // DefaultWeights are the tier weights W(T1..T4) the paper's grid search chose.

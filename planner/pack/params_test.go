@@ -87,28 +87,30 @@ func TestZeroWeightsMeanDefault(t *testing.T) {
 	}
 }
 
-// TestSimFloor checks Sim = (1 - floor) * cos + floor * C / 20, cos
-// clamped to [0, 1], C the state's own tokens: floor 0 is the bare
+// TestSimFloor checks Sim = R^p * ((1 - floor) * cos + floor * C / 20),
+// cos clamped to [0, 1], C the state's own tokens: floor 0 is the bare
 // cosine, floor 1 ignores the query, a state B earns no floor for the
-// words it dropped, and a Weak block earns none at all.
+// words it dropped, and relevance R scales it all as R^p (p 4; R^0 = 1
+// without relevance).
 func TestSimFloor(t *testing.T) {
 	for _, tc := range []struct {
-		floor, cos  float64
-		tokens      int
-		onlyB, weak bool
-		want        float64
+		floor, cos float64
+		tokens     int
+		onlyB      bool
+		rel, want  float64
 	}{
-		{0, 0.4, 20, false, false, 0.4},
-		{0, -0.3, 20, false, false, 0},
-		{0.2, 0.5, 20, false, false, 0.6},
-		{0.2, 0.5, 40, false, false, 0.8},
-		{0.2, -0.5, 10, false, false, 0.1},
-		{0.2, 1.5, 20, false, false, 1},
-		{1, 0.1, 20, false, false, 1},
-		{0.5, 0, 40, true, false, 0.1}, // B's own 4 tokens, not A's 40
-		{0.5, 0.4, 40, false, true, 0.2},
+		{0, 0.4, 20, false, 0, 0.4},
+		{0, -0.3, 20, false, 0, 0},
+		{0.2, 0.5, 20, false, 0, 0.6},
+		{0.2, 0.5, 40, false, 0, 0.8},
+		{0.2, -0.5, 10, false, 0, 0.1},
+		{0.2, 1.5, 20, false, 0, 1},
+		{1, 0.1, 20, false, 0, 1},
+		{0.5, 0, 40, true, 0, 0.1},        // B's own 4 tokens, not A's 40
+		{0.5, 0.4, 40, false, 0.5, 0.075}, // 0.5^4 * (0.2 + 1)
+		{0.5, 0.4, 40, false, 1, 1.2},
 	} {
-		c := Candidate{ID: "a", Tier: base.T4, Day: base.NoDay, Weak: tc.weak, A: State{Text: "a", Tokens: tc.tokens, Sim: tc.cos}}
+		c := Candidate{ID: "a", Tier: base.T4, Day: base.NoDay, Relevance: tc.rel, A: State{Text: "a", Tokens: tc.tokens, Sim: tc.cos}}
 		if tc.onlyB {
 			c.Tier = base.T1
 			c.B = &State{Text: "b", Tokens: 4, Sim: tc.cos}
@@ -116,6 +118,9 @@ func TestSimFloor(t *testing.T) {
 		p := DefaultParams()
 		p.Weights = [4]float64{1, 1, 1, 1}
 		p.SimFloor = tc.floor
+		if tc.rel > 0 {
+			p.RelevancePower = QueryRelevancePower
+		}
 		p.Budget = tc.tokens
 		if tc.onlyB {
 			p.Budget = 4
@@ -125,7 +130,7 @@ func TestSimFloor(t *testing.T) {
 			t.Fatal(err)
 		}
 		if math.Abs(r.Utility-tc.want) > 1e-12 {
-			t.Errorf("floor %v cos %v tokens %d weak %v: utility %v, want %v", tc.floor, tc.cos, tc.tokens, tc.weak, r.Utility, tc.want)
+			t.Errorf("floor %v cos %v tokens %d relevance %v: utility %v, want %v", tc.floor, tc.cos, tc.tokens, tc.rel, r.Utility, tc.want)
 		}
 	}
 }

@@ -133,7 +133,7 @@ type Drop struct {
 // TierQuota accounts for one tier present among the candidates.
 type TierQuota struct {
 	Tier    base.Tier `json:"tier"`
-	Present int       `json:"present"` // blocks of the tier the quota applies to (a non-empty state, not Weak)
+	Present int       `json:"present"` // blocks of the tier the quota applies to (a non-empty state, inQuota)
 	Want    int       `json:"want"`    // min(Kmin, Present)
 	Got     int       `json:"got"`     // of those, blocks packed
 	Met     bool      `json:"met"`
@@ -218,10 +218,10 @@ func newBuilder(cands []Candidate, p *Params, pk *Packer) *builder {
 // quota applies to every block, as in the paper.
 const QuotaRelevance = 0.5
 
-// inQuota reports whether the tier quota applies to c: it is not Weak,
-// and at least QuotaRelevance as relevant as the most relevant block.
+// inQuota reports whether the tier quota applies to c: it is at least
+// QuotaRelevance as relevant as the most relevant block.
 func (b *builder) inQuota(c *Candidate) bool {
-	return !c.Weak && c.Relevance >= b.quotaRelevance
+	return c.Relevance >= b.quotaRelevance
 }
 
 // take records option o packed with the given text.
@@ -328,14 +328,34 @@ func (b *builder) readingOrder() []int32 {
 // readingCmp orders blocks for reading: by tier, then newest first
 // (undated last), then ID, then index.
 func readingCmp(x, y *Candidate, i, j int) int {
-	if x.Tier != y.Tier {
-		return cmp.Compare(x.Tier, y.Tier)
+	return readingKey{x.Tier, x.Day, x.ID, i}.cmp(readingKey{y.Tier, y.Day, y.ID, j})
+}
+
+// ReadingCmp orders packed items as Items are: by tier, then newest first
+// (undated last), then ID, then candidate index. It lets a caller that
+// packs in several calls put the items of all of them in one reading
+// order.
+func ReadingCmp(x, y Item) int {
+	return readingKey{x.Tier, x.Day, x.ID, x.Index}.cmp(readingKey{y.Tier, y.Day, y.ID, y.Index})
+}
+
+// readingKey is what reading order compares.
+type readingKey struct {
+	tier  base.Tier
+	day   base.Day
+	id    string
+	index int
+}
+
+func (x readingKey) cmp(y readingKey) int {
+	if x.tier != y.tier {
+		return cmp.Compare(x.tier, y.tier)
 	}
-	if x.Day != y.Day {
-		return cmp.Compare(y.Day, x.Day) // NoDay is the smallest Day, so it sorts last
+	if x.day != y.day {
+		return cmp.Compare(y.day, x.day) // NoDay is the smallest Day, so it sorts last
 	}
-	if c := strings.Compare(x.ID, y.ID); c != 0 {
+	if c := strings.Compare(x.id, y.id); c != 0 {
 		return c
 	}
-	return cmp.Compare(i, j)
+	return cmp.Compare(x.index, y.index)
 }

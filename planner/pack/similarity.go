@@ -1,9 +1,6 @@
 package pack
 
-import (
-	"math"
-	"os"
-)
+import "math"
 
 // FloorTokens is the length at which a block's floor share equals
 // Params.SimFloor; see sim.
@@ -37,15 +34,15 @@ const FloorTokens = 20
 // In a query Sim is scaled by R^p, the block's relevance
 // from every retrieval signal (the planner's: BM25 coverage of the
 // question, vector cosine, graph support): every token of a block that
-// answers the question is worth more. Squared (p = 2), a block half as
-// relevant as the best is worth a quarter as much per token, which
-// outweighs a tier weight of 2.5: an unrelated T2 sentence that shares
-// one word with the question no longer outranks the T4 sentence that
-// answers it. See doc.go, "Relevance".
-//
-// A Weak block gets no floor: it is in the pool only because a retriever
-// found it faintly similar, or as context after the relevant evidence,
-// and has no standing as evidence beyond its cosine.
+// answers the question is worth more. To the fourth power (p = 4,
+// QueryRelevancePower), a block half as relevant as the best is worth a
+// sixteenth as much per token, and one three quarters as relevant a
+// third: a tier weight of 2.5 then orders only blocks within a fifth of
+// each other's relevance (2.5^(1/4) = 1.26), and an unrelated T2
+// sentence that shares one word with the question no longer outranks the
+// T4 sentence that answers it. Squared, the tiers still won on PubMedQA
+// (a T2 "Only 3 surgeons (10%) ..." over the T4 sentence that answered);
+// cubed, they won at 128 tokens; see doc.go, "Relevance".
 func (p *Params) sim(c *Candidate, s *State) float64 {
 	return p.simPerToken(c, s) * float64(s.Tokens)
 }
@@ -57,12 +54,6 @@ func (p *Params) sim(c *Candidate, s *State) float64 {
 // noise, not the documented tie-breaks, order them.
 func (p *Params) simPerToken(c *Candidate, s *State) float64 {
 	d := (1 - p.SimFloor) * min(1, max(s.Sim, 0)) / float64(s.Tokens)
-	if c.Weak {
-		return d
-	}
-	if os.Getenv("ZZNOCOS") != "" && p.RelevancePower > 0 {
-		return p.relevanceFactor(c) * p.SimFloor / FloorTokens
-	}
 	return p.relevanceFactor(c) * (d + p.SimFloor/FloorTokens)
 }
 
