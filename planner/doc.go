@@ -11,10 +11,11 @@
 // becomes this operator tree (EXPLAIN; * marks defaults):
 //
 //	-> Pack strategy=ebm* budget=512 kmin=1 weights=(2.5, 2.5, 1, 1)* ...
-//	  -> Expand metapaths=["Disease -has_symptom-> Symptom"] hops=2* limit=20* when entities>=1* ...
-//	    -> Fuse rrf k=60*
-//	      -> Retrieve bm25 k=50* filter=(patient = "P001")
-//	      -> Retrieve vector k=50* filter=(patient = "P001")
+//	  -> Relevance evidence>=0.15 on-topic>=0.5 ...
+//	    -> Expand metapaths=["Disease -has_symptom-> Symptom"] hops=2* limit=20* when entities>=1* ...
+//	      -> Fuse rrf k=60*
+//	        -> Retrieve bm25 k=50* filter=(patient = "P001")
+//	        -> Retrieve vector k=50* filter=(patient = "P001")
 //
 // Plan nodes are plain values; nothing runs while planning. Rewrites are
 // named rules recorded in Plan.Rules in the order they fired: the WHERE
@@ -31,13 +32,39 @@
 // by rrf). Expansion fires only when the query text or the top fused chunks
 // name enough entities of a metapath's start type; its paths become tier
 // T3 evidence and boost the chunks that mention their entities (see
-// graphBoost). PACK hands the candidates to package pack (EBM-Pack and its
-// baselines) with the cosine of the query and each state's own vector (the
-// packer applies the similarity floor), marking allergies and genetic
-// results permanent, and marking weak vector-only hits pack.Candidate.Weak
-// (no tier quota, no similarity floor) unless the query keeps one
-// patient's records (see weakShare);
-// without PACK the top LIMIT fused chunks are returned in full.
+// graphBoost). BM25 indexes each chunk with its document's title and type
+// before its text (base.Doc.Heading), so "胃镜看到了什么" finds a report
+// typed 胃镜 whose text never says so.
+//
+// Relevance (judge, relevance.go and topic.go) then decides which
+// candidates are evidence. The question is read as a clinical question
+// (clinical.ReadQuestion): its scaffolding ("该病人的…结果如何", "what was
+// his …") is set aside, clinical concepts it names ("肾功能", "heart
+// pumping") are answered by the words records use (肌酐, ejection
+// fraction), and what is left is its topic, each term weighed by its idf
+// in the store. A chunk's evidence is the share of the topic it holds
+// (from the BM25 postings), or its cosine weighted by the embedder's
+// trust, or graph support; below 0.15 it is no evidence: dropped as
+// "not-relevant", never packed, never listed by LIMIT. A question the
+// store does not know ("how to adjust bicycle brakes" among clinical
+// records) finds nothing, and the Result says why (Relevance.Note, also in
+// EXPLAIN ANALYZE and on the command line). Within one patient's record
+// (WHERE patient = "..."), a generic question ("简述该病人的诊断及诊断依据",
+// "summarise the findings") reads the whole record; a specific one packs
+// what it found first, and the rest of the record only fills the room
+// left (context). The relevant candidates' relevance, from BM25's score
+// and the concepts' mentions, normalised by the best, becomes
+// pack.Candidate.Relevance, which EBM-Pack weighs as R^4 (planner/pack,
+// "Relevance"). Across the store kmin defaults to 0
+// (RuleStoreKmin): the tier quota guarantees one record's tiers.
+//
+// PACK hands the candidates to package pack (EBM-Pack and its baselines)
+// with the cosine of the query and each state's own vector (the packer
+// applies the similarity floor) and marks allergies and genetic results
+// permanent. EBM-Pack packs in two phases, the relevant evidence and then
+// the record's context in the room left (packing.go); the baselines pack
+// everything the relevance stage passed at once. Without PACK the top
+// LIMIT relevant chunks are returned in full, in fused order.
 //
 // The Result lists every item with its provenance, every dropped candidate
 // with its reason, the context (cited text ready for a prompt, whose whole

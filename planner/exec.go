@@ -98,7 +98,6 @@ type candidate struct {
 	// the rest of a patient's record, which PACK uses for room left over.
 	coverage, conceptCoverage, evidence, rel float64
 	context                                  bool
-	heading                                  string // its document's title and type (base.Doc.Heading)
 }
 
 func (c *candidate) id() string {

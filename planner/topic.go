@@ -145,24 +145,18 @@ func (t *topic) termUnits() []string {
 	return terms
 }
 
-// hasConcepts reports whether the topic names a concept.
-func (t *topic) hasConcepts() bool {
-	return len(t.units) > 0 && t.units[len(t.units)-1].concept != nil
-}
-
 // coverAll sets the coverage of every candidate: a chunk's term units
 // from the BM25 postings (bm25.Index.Holds), a path's from its analysed
-// text, concepts from the text with its heading.
+// text, concepts from the text. When the plan has a BM25 arm, a chunk it
+// did not return holds no term unit: it holds none of the query's terms,
+// or scored below the arm's k, so BM25 did not find it (and the postings
+// of a hundred candidates cost a millisecond on a 100k store).
 func (x *execution) coverAll(ctx context.Context, t *topic, cands []*candidate) error {
-	if t.hasConcepts() {
-		if err := x.headings(cands); err != nil {
-			return err
-		}
-	}
 	terms := t.termUnits()
+	lexicalArm := hasArm(x.p, "bm25")
 	var ords []uint64
 	for _, c := range cands {
-		if c.path == nil {
+		if c.path == nil && (c.BM25 != nil || !lexicalArm) {
 			ords = append(ords, c.chunk.Ord)
 		}
 	}
@@ -172,20 +166,19 @@ func (x *execution) coverAll(ctx context.Context, t *topic, cands []*candidate) 
 	}
 	k := 0
 	for _, c := range cands {
-		txt := c.text()
-		if c.heading != "" {
-			txt = c.heading + "\n" + txt // as BM25 indexed it
-		}
 		var has func(int) bool
-		if c.path == nil {
+		switch {
+		case c.path != nil:
+			pathTerms := x.env.BM25.Terms(c.text())
+			has = func(i int) bool { return slices.Contains(pathTerms, terms[i]) }
+		case c.BM25 != nil || !lexicalArm:
 			row := holds[k]
 			k++
 			has = func(i int) bool { return row[i] }
-		} else {
-			pathTerms := x.env.BM25.Terms(txt)
-			has = func(i int) bool { return slices.Contains(pathTerms, terms[i]) }
+		default:
+			has = func(int) bool { return false }
 		}
-		c.coverage, c.conceptCoverage = t.coverage(txt, has)
+		c.coverage, c.conceptCoverage = t.coverage(c.text(), has)
 	}
 	return nil
 }
@@ -200,27 +193,4 @@ func (t *topic) names() []string {
 		}
 	}
 	return out
-}
-
-// headings reads the headings of the chunks, which BM25 indexed with
-// their text.
-func (x *execution) headings(cands []*candidate) error {
-	var ids []string
-	var which []*candidate
-	for _, c := range cands {
-		if c.path == nil {
-			ids = append(ids, c.chunk.Doc)
-			which = append(which, c)
-		}
-	}
-	docs, err := x.env.Store.Docs(ids)
-	if err != nil {
-		return err
-	}
-	for i, d := range docs {
-		if d != nil {
-			which[i].heading = d.Heading()
-		}
-	}
-	return nil
 }

@@ -60,6 +60,19 @@
 // testdata/stateb_critical.txt holds the critical facts (English and
 // Chinese) state B must keep.
 //
+// Questions. ReadQuestion reads a clinical question for retrieval: it
+// blanks out its scaffolding (who and how it asks: 该病人的, 结果如何,
+// "what was his", "please"), and, about one patient's record, the words
+// that make it generic (诊断依据, 简述, "summarise the findings"); what is
+// left is its topic. Concepts is a table of what clinicians ask about and
+// the words records answer in: a blood count is 白细胞, 血红蛋白 and 血小板,
+// kidney function 肌酐, 尿素氮 and eGFR, "how is his heart pumping" an
+// ejection fraction; a question that names a concept is answered by any
+// of its names or members (Concept.Mentions counts them). The table is
+// general medical vocabulary in English and Chinese, not a list of the
+// benchmark's questions; what it does not know, a semantic embedder
+// would have to bridge.
+//
 // Invariants:
 //   - Classify returns a valid tier (T1..T4) for every input.
 //   - Every key is a substring of its text; Keys has no repeats.

@@ -7,29 +7,64 @@
 //
 // Each candidate block has an evidence tier (T1 gold standard ... T4
 // subjective), an optional date, and one or two states: A, the full text,
-// and for T1/T2 blocks B, a fidelity-preserving compression that keeps the
-// values with units and the positive/negative findings. State j of block
-// i is worth
+// and for T1/T2 blocks B, a fidelity-preserving compression that keeps
+// every finding (internal/clinical drops only administrative sentences and
+// reference ranges). State j of block i is worth
 //
 //	U = F(j) * W(tier) * Sim * exp(-lambda * dt)
 //	F(A) = 1, F(B) = min(1, NEntity/NTotal + epsilon)   (1 when NTotal = 0)
-//	Sim = (1 - floor) * cos + floor * C / 20, cos in [0, 1]
+//	Sim = R^p * ((1 - floor) * cos + floor * C / 20), cos in [0, 1]
 //
-// with dt in years before Params.Now (0 for undated or future blocks).
-// Packing picks at most one state per block, at most Budget tokens in
-// total, and at least min(Kmin, N_t) blocks of every tier t present: a
-// multiple-choice knapsack with a quota. A candidate marked Weak (the
-// planner marks weak retrieval hits) competes on density only, counts
-// toward no quota and gets no floor (its Sim is (1 - floor) * cos).
+// with dt in years before Params.Now (0 for undated or future blocks), R
+// the block's relevance (Candidate.Relevance) and p Params.RelevancePower
+// (R^p is 1 when p is 0). Packing picks at most one state per block, at
+// most Budget tokens in total, and at least min(Kmin, N_t) blocks of
+// every tier t present: a multiple-choice knapsack with a quota. The quota
+// covers the blocks at least QuotaRelevance (half) as relevant as the
+// most relevant one.
+//
+// # Relevance
+//
+// The paper's Sim is the cosine of the query and the block: what the
+// block has to do with the question. With a lexical embedder that signal
+// is faint (the cosine of a troponin report and "troponin" is 0.06, that
+// of an unrelated allergy note 0.05), and the similarity floor below paid
+// every token of a tier alike, so density barely depended on the question
+// and the tier weights decided: the troponin report lost to a lipid panel
+// and a telephone note. The planner now measures relevance from every
+// signal retrieval has (BM25's score, the share of the question's topic
+// and clinical concepts a chunk holds, the vector cosine weighted by the
+// embedder's trust, graph support; planner/relevance.go) and hands it in
+// as R, normalised so that the most relevant block has 1. Sim is scaled
+// by R^p: relevance says how much of each token answers the question.
+// p = 4 in queries (QueryRelevancePower): a block three quarters as
+// relevant as the best is worth a third as much per token, one half as
+// relevant a sixteenth, so the tier weights (2.5 against 1) order only
+// blocks within a fifth of each other's relevance. Smaller powers let
+// the tiers win on PubMedQA: squared, an unrelated T2 sentence ("Only 3
+// surgeons (10%) considered laparoscopy ...") outranked the T4 sentence
+// that answered, and EBM fell below the FIFO baseline at 128 and 512
+// tokens; at p = 4 it is at or above every baseline at every window
+// (README, "Evidence recall"). The RRCE benchmark, whose candidates carry
+// no retrieval signals, packs with p = 0: the paper's formula.
+//
+// The quota follows relevance too: a tier's place is for evidence that
+// answers the question, and a block of marginal relevance does not earn
+// one by its tier alone (QuotaRelevance).
 //
 // # Strategies
 //
-// Ebm is the paper's greedy with three additions of medkb's, marked below;
+// Ebm is the paper's greedy with four additions of medkb's, marked below;
 // Paper is the same greedy without them. All states go into one pool
 // sorted by density U/C (ties: higher U, then Rank, then ID, so the order
 // is total and packing deterministic). A quota pass walks the pool once
 // per tier, T1 first, taking each tier's densest blocks that still fit, in
-// the densest state that fits, until the tier has its Kmin. (Addition 1:
+// the densest state that fits, until the tier has its Kmin. (Addition 4:
+// Ebm walks the pool once for all tiers, taking each block whose tier
+// still wants one in density order, so that when the budget cannot hold
+// every quota block, the ones that answer the question better come first:
+// the paper's T1-first pass let a long, weakly relevant pathology report
+// take the room of the endoscopy report a question asked for.) (Addition 1:
 // when that leaves a quota place empty for lack of budget, the pass runs
 // again with every quota block in its cheapest state, and that try is kept
 // if it fills more places.) Then the density walk takes every state whose
