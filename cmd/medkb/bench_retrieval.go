@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/medkb/medkb/dsl"
 	"github.com/medkb/medkb/internal/docio"
 	"github.com/medkb/medkb/internal/ireval"
+	"github.com/medkb/medkb/internal/tempstore"
 )
 
 // retrievalMethods are the arms and fusions bench retrieval compares, as
@@ -96,21 +95,12 @@ func benchRetrieval(ctx context.Context, docsPath, queriesPath, qrelsPath string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", qrelsPath, err)
 	}
-	dir, err := os.MkdirTemp("", "medkb-bench-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	db, err := medkb.Open(filepath.Join(dir, "kb"), nil)
+	db, err := tempstore.Open(ctx, "medkb-bench-", res.Docs)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	start := time.Now()
-	if _, err := db.Ingest(ctx, res.Docs); err != nil {
-		return nil, err
-	}
-	out := &retrievalReport{Docs: len(res.Docs), IngestSeconds: time.Since(start).Seconds(), Methods: map[string]map[string]float64{}}
+	out := &retrievalReport{Docs: len(res.Docs), IngestSeconds: db.Ingest.Seconds(), Methods: map[string]map[string]float64{}}
 	for _, m := range retrievalMethods {
 		runs := map[string][]string{}
 		for id, text := range qs {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/dsl"
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/tempstore"
 	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/planner/pack"
 )
@@ -125,22 +124,13 @@ func Run(ctx context.Context, set *Set, cfg Config) (*Report, error) {
 	if err := Check(set.Questions, byID); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "medkb-evidence-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	db, err := medkb.Open(filepath.Join(dir, "kb"), nil)
+	db, err := tempstore.Open(ctx, "medkb-evidence-", set.Docs)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	start := time.Now()
-	if _, err := db.Ingest(ctx, set.Docs); err != nil {
-		return nil, err
-	}
 	rep := &Report{Questions: len(set.Questions), Documents: len(set.Docs), Windows: cfg.Windows,
-		Strategies: cfg.Strategies, IngestSeconds: time.Since(start).Seconds()}
+		Strategies: cfg.Strategies, IngestSeconds: db.Ingest.Seconds()}
 	st, err := db.Stats()
 	if err != nil {
 		return nil, err
@@ -150,11 +140,11 @@ func Run(ctx context.Context, set *Set, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	start = time.Now()
+	start := time.Now()
 	for i := range set.Questions {
 		q := &set.Questions[i]
 		rep.EvidenceItems += len(q.Evidence)
-		qr, err := measure(ctx, db, q, cfg, tok.Count, rep)
+		qr, err := measure(ctx, db.DB, q, cfg, tok.Count, rep)
 		if err != nil {
 			return nil, fmt.Errorf("%s: question %q: %w", q.Pos, q.ID, err)
 		}

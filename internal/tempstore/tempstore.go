@@ -1,0 +1,50 @@
+package tempstore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/medkb/medkb"
+	"github.com/medkb/medkb/internal/base"
+)
+
+// Store is an open temporary store and how long ingesting its
+// documents took.
+type Store struct {
+	*medkb.DB
+	Ingest time.Duration
+	dir    string
+}
+
+// Open ingests docs into a new store in a temporary directory whose name
+// starts with prefix.
+func Open(ctx context.Context, prefix string, docs []base.Doc) (*Store, error) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return nil, err
+	}
+	db, err := medkb.Open(filepath.Join(dir, "kb"), nil)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	s := &Store{DB: db, dir: dir}
+	start := time.Now()
+	if _, err := db.Ingest(ctx, docs); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.Ingest = time.Since(start)
+	return s, nil
+}
+
+// Close closes the store and removes its directory.
+func (s *Store) Close() error {
+	err := s.DB.Close()
+	if rerr := os.RemoveAll(s.dir); err == nil {
+		err = rerr
+	}
+	return err
+}
