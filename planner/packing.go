@@ -52,10 +52,10 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	if err != nil {
 		return err
 	}
-	var relevant, context []int
+	var relevant, record []int
 	for i, c := range cands {
 		if c.context && usesRelevance(params.Strategy) {
-			context = append(context, i)
+			record = append(record, i)
 		} else {
 			relevant = append(relevant, i)
 		}
@@ -68,10 +68,10 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	x.res.QuotaMet = r.QuotaMet
 	x.res.Quota = quotaWithContext(r.Quota, cands)
 	items, drops := r.Items, r.Dropped
-	if len(context) > 0 {
+	if len(record) > 0 {
 		rest := params
 		rest.Budget, rest.Kmin, rest.RelevancePower = params.Budget-r.TokensUsed, 0, 0
-		rc, err := x.packSome(cands, pc, context, rest)
+		rc, err := x.packSome(cands, pc, record, rest)
 		if err != nil {
 			return err
 		}
@@ -98,14 +98,14 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	left := params.Budget - r.TokensUsed
 	for _, d := range drops {
 		drop := Dropped{ID: pc[d.Index].ID, Reason: d.Reason.String(), Detail: dropDetail(d, &pc[d.Index])}
-		if len(context) > 0 && cands[d.Index].context {
+		if len(record) > 0 && cands[d.Index].context {
 			drop.Reason = "context"
 			drop.Detail += fmt.Sprintf("; record context, for which %d tokens were left", left)
 		}
 		x.res.Dropped = append(x.res.Dropped, drop)
 	}
 	detail := fmt.Sprintf("packed %d of %d (%d in state B)", len(items), len(cands), bStates)
-	if len(context) > 0 {
+	if len(record) > 0 {
 		detail += fmt.Sprintf(", %d of them from the record's context", len(items)-len(r.Items))
 	}
 	detail += "; " + x.res.QuotaSummary()
@@ -182,20 +182,20 @@ func (x *execution) packSome(cands []*candidate, pc []pack.Candidate, which []in
 // with each tier's context blocks, and a tier present only as context
 // listed too.
 func quotaWithContext(quota []pack.TierQuota, cands []*candidate) []Quota {
-	var context [base.T4 + 1]int
+	var inContext [base.T4 + 1]int
 	for _, c := range cands {
 		if c.context {
-			context[c.tier()]++
+			inContext[c.tier()]++
 		}
 	}
 	var out []Quota
 	for _, t := range base.Tiers {
-		q := Quota{Tier: t.String(), Met: true, Context: context[t]}
+		q := Quota{Tier: t.String(), Met: true, Context: inContext[t]}
 		switch {
 		case len(quota) > 0 && quota[0].Tier == t:
 			q.Present, q.Want, q.Got, q.Met = quota[0].Present, quota[0].Want, quota[0].Got, quota[0].Met
 			quota = quota[1:]
-		case context[t] == 0:
+		case inContext[t] == 0:
 			continue
 		}
 		out = append(out, q)
