@@ -17,7 +17,8 @@ import (
 )
 
 // demoQueries are the showcase: a packed English query with graph
-// expansion, a packed Chinese query, and an EXPLAIN ANALYZE.
+// expansion, a packed Chinese query, a clinician's question about one
+// report, a question the store knows nothing of, and an EXPLAIN ANALYZE.
 var demoQueries = []struct{ title, query string }{
 	{"Packed context for a cardiology question (English, graph expansion)",
 		`RETRIEVE "chest pain, troponin 2.3 ng/mL" WHERE patient = "P001"
@@ -26,6 +27,10 @@ var demoQueries = []struct{ title, query string }{
   PACK budget 256 kmin 1`},
 	{"Packed context for a nephrology question (Chinese)",
 		`RETRIEVE "肌酐升高 肾穿刺活检 病理" USING bm25(k=20), vector(k=20) WHERE patient = "P002" FUSE rrf PACK budget 200 kmin 1`},
+	{"A clinician's question about one report: the report the question names comes first",
+		`RETRIEVE "该病人的血常规结果如何？" WHERE patient = "P004" PACK budget 128`},
+	{"A question the store knows nothing of: nothing is packed, and the result says why",
+		`RETRIEVE "how to adjust bicycle brakes and chain tension" PACK budget 256`},
 	{"EXPLAIN ANALYZE: where the time goes and why the graph fired",
 		`EXPLAIN ANALYZE RETRIEVE "长期忧虑 失眠多梦" EXPAND metapath "证候 -导致*1..4-> 证候" LIMIT 5 PACK budget 160`},
 }

@@ -162,7 +162,8 @@ func TestReplPiped(t *testing.T) {
 
 func TestDemo(t *testing.T) {
 	code, out, errOut := cli(t, "", "demo")
-	if code != 0 || strings.Count(out, "--- context ---") < 2 || !strings.Contains(out, "rows in=") {
+	if code != 0 || strings.Count(out, "--- context ---") < 3 || !strings.Contains(out, "rows in=") ||
+		!strings.Contains(out, "血常规：血红蛋白121g/L") || !strings.Contains(out, "relevance: nothing relevant") {
 		t.Fatalf("demo: %d %s %s", code, out, errOut)
 	}
 }
