@@ -2,8 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"encoding/json"
-	"fmt"
 	"math"
 
 	bolt "go.etcd.io/bbolt"
@@ -15,14 +13,14 @@ import (
 // missing ordinal gives a nil entry.
 func (s *Store) Chunks(ords []uint64) ([]*base.Chunk, error) {
 	out := make([]*base.Chunk, len(ords))
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChunks)
 		for i, ord := range ords {
 			v := b.Get(u64key(ord))
 			if v == nil {
 				continue
 			}
-			c, err := decodeChunk(ord, v)
+			c, err := decodeChunk(ord, v, s.sealed)
 			if err != nil {
 				return err
 			}
@@ -36,13 +34,13 @@ func (s *Store) Chunks(ords []uint64) ([]*base.Chunk, error) {
 // Doc reads document id and its chunk ordinals; a missing id gives nil.
 func (s *Store) Doc(id string) (*base.Doc, []uint64, error) {
 	var rec *docRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketDocs).Get([]byte(id))
 		if v == nil {
 			return nil
 		}
 		rec = new(docRecord)
-		return decodeDoc(id, v, rec)
+		return decodeDoc(id, v, rec, s.sealed)
 	})
 	if err != nil || rec == nil {
 		return nil, nil, err
@@ -53,12 +51,12 @@ func (s *Store) Doc(id string) (*base.Doc, []uint64, error) {
 // Docs reads several documents in one transaction; missing ids give nil.
 func (s *Store) Docs(ids []string) ([]*base.Doc, error) {
 	out := make([]*base.Doc, len(ids))
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketDocs)
 		for i, id := range ids {
 			if v := b.Get([]byte(id)); v != nil {
 				var rec docRecord
-				if err := decodeDoc(id, v, &rec); err != nil {
+				if err := decodeDoc(id, v, &rec, s.sealed); err != nil {
 					return err
 				}
 				out[i] = &rec.Doc
@@ -78,22 +76,15 @@ type DocInfo struct {
 // ForEachDoc calls fn for every document in id order, with its chunk
 // ordinals, inside one read transaction (a consistent snapshot).
 func (s *Store) ForEachDoc(fn func(d *base.Doc, info DocInfo) error) error {
-	return s.db.View(func(tx *bolt.Tx) error {
+	return s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 			var rec docRecord
-			if err := decodeDoc(string(k), v, &rec); err != nil {
+			if err := decodeDoc(string(k), v, &rec, s.sealed); err != nil {
 				return err
 			}
 			return fn(&rec.Doc, DocInfo{Ords: rec.Chunks, TierGiven: rec.TierGiven})
 		})
 	})
-}
-
-func decodeDoc(id string, v []byte, rec *docRecord) error {
-	if err := json.Unmarshal(v, rec); err != nil {
-		return fmt.Errorf("%w: document %q: %v", errCorrupt, id, err)
-	}
-	return nil
 }
 
 // LoadVectors reads every vector slot, segment by segment, into one slab:
@@ -103,7 +94,7 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 	if alloc == nil {
 		alloc = func(n int) []float32 { return make([]float32, n) }
 	}
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		dim = int(getU64(meta, keyDim))
 		n := int(getU64(meta, keyNextOrd))
@@ -117,7 +108,7 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 		err := tx.Bucket(bucketVecs).ForEach(func(k, v []byte) error {
 			seg := int(decodeU32(k))
 			if seg*SegmentSlots != next || len(v)%size != 0 || next+len(v)/size > n {
-				return fmt.Errorf("%w: vector segment %d out of place or torn", errCorrupt, seg)
+				return corruptf("vector segment %d out of place or torn", seg)
 			}
 			for off := 0; off < len(v); off += size {
 				slots[next] = getSlot(v[off:], uint64(next))
@@ -127,7 +118,7 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 			return nil
 		})
 		if err == nil && next != n {
-			err = fmt.Errorf("%w: vector segments hold %d slots, %d expected", errCorrupt, next, n)
+			err = corruptf("vector segments hold %d slots, %d expected", next, n)
 		}
 		return err
 	})
@@ -146,7 +137,7 @@ func decodeFloats(dst []float32, src []byte) {
 // when no document has it.
 func (s *Store) DictID(v string) (uint32, bool, error) {
 	var id uint32
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bucketDict).Get([]byte(v)); b != nil {
 			id = decodeU32(b)
 		}
@@ -163,7 +154,7 @@ func (s *Store) DictID(v string) (uint32, bool, error) {
 // replaying again.
 func (s *Store) Replay(since uint64) (*Change, error) {
 	ch := &Change{}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		ch.Seq = getU64(tx.Bucket(bucketMeta), keySeq)
 		if since >= ch.Seq {
 			return nil
@@ -175,7 +166,7 @@ func (s *Store) Replay(since uint64) (*Change, error) {
 		c := logs.Cursor()
 		k, v := c.Seek(u64key(since + 1))
 		if k == nil || decodeU64(k) != since+1 {
-			return fmt.Errorf("%w: replay log does not reach back to sequence %d; rebuild the index (medkb rebuild)", errCorrupt, since+1)
+			return corruptf("replay log does not reach back to sequence %d; rebuild the index (medkb rebuild)", since+1)
 		}
 		var added []uint64
 		for ; k != nil; k, v = c.Next() {
@@ -201,7 +192,7 @@ func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
 		if v == nil {
 			continue // deleted again by a later write
 		}
-		c, err := decodeChunk(ord, v)
+		c, err := decodeChunk(ord, v, s.sealed)
 		if err != nil {
 			return err
 		}
@@ -209,10 +200,10 @@ func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
 		if d == nil {
 			dv := docs.Get([]byte(c.Doc))
 			if dv == nil {
-				return fmt.Errorf("%w: chunk %d names missing document %q", errCorrupt, ord, c.Doc)
+				return corruptf("chunk %d names missing document %q", ord, c.Doc)
 			}
 			var rec docRecord
-			if err := decodeDoc(c.Doc, dv, &rec); err != nil {
+			if err := decodeDoc(c.Doc, dv, &rec, s.sealed); err != nil {
 				return err
 			}
 			d = &rec.Doc

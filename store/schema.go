@@ -31,6 +31,7 @@ var (
 // Keys of the meta bucket.
 var (
 	keySchema   = []byte("schema")
+	keySealed   = []byte("sealed") // 1: every record carries a checksum
 	keyEmbedder = []byte("embedder")
 	keyDim      = []byte("dim")
 	keySeq      = []byte("seq")

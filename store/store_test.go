@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -35,7 +37,9 @@ func docWrite(id string, tier base.Tier, texts ...string) DocWrite {
 	w := DocWrite{Doc: base.Doc{ID: id, Text: "x", Tier: tier, Patient: "P1", Time: "2020-01-02"}}
 	for i, tx := range texts {
 		w.Chunks = append(w.Chunks, base.Chunk{Text: tx, TokensA: len(tx), Tier: tier, Keys: []string{"k"}, NTotal: 1})
-		w.Vectors = append(w.Vectors, float32(i), 1, 0, 0)
+		unit := make([]float32, testDim) // vectors are normalised
+		unit[i%testDim] = 1
+		w.Vectors = append(w.Vectors, unit...)
 	}
 	return w
 }
@@ -85,29 +89,82 @@ func TestWriteUpsertDelete(t *testing.T) {
 }
 
 // TestChunkCodec round-trips a chunk with every field set, and reads
-// chunks written by older versions, which end earlier: one written before
-// the tier's reason was recorded reads with TierBy "", one written before
-// the flags byte existed as having no flags either.
+// chunks written by older versions, which end earlier and carry no
+// checksum: one written before the tier's reason was recorded reads with
+// TierBy "", one written before the flags byte existed as having no flags
+// either. A sealed generation refuses records without a checksum, and a
+// flipped byte anywhere fails the checksum.
 func TestChunkCodec(t *testing.T) {
 	c := base.Chunk{Ord: 7, Doc: "d", Index: 2, Tier: base.T1, Text: "penicillin anaphylaxis", TokensA: 3,
 		TextB: "anaphylaxis", TokensB: 1, VectorB: []float32{0.5, -1}, Keys: []string{"anaphylaxis"},
 		NEntity: 1, NTotal: 1, Permanent: true, TierBy: "text rule: allergy", TierOwn: true}
 	b := encodeChunk(&c)
-	got, err := decodeChunk(7, b)
-	if err != nil || !reflect.DeepEqual(*got, c) {
-		t.Fatalf("round trip: %+v %v", got, err)
+	for _, sealed := range []bool{false, true} {
+		got, err := decodeChunk(7, b, sealed)
+		if err != nil || !reflect.DeepEqual(*got, c) {
+			t.Fatalf("round trip: %+v %v", got, err)
+		}
 	}
-	flagsEnd := len(b) - 1 - len(c.TierBy) // a one-byte length, then the text
-	noReason, err := decodeChunk(7, b[:flagsEnd])
+	// An old record: no checksum, and the flags byte without flagSum.
+	old := bytes.Clone(b[:len(b)-4])
+	flagsEnd := len(old) - 1 - len(c.TierBy) // a one-byte length, then the text
+	old[flagsEnd-1] &^= flagSum
+	noReason, err := decodeChunk(7, old[:flagsEnd], false)
 	if err != nil || !noReason.Permanent || !noReason.TierOwn || noReason.TierBy != "" || noReason.NTotal != 1 {
 		t.Fatalf("chunk without the tier's reason: %+v %v", noReason, err)
 	}
-	noFlags, err := decodeChunk(7, b[:flagsEnd-1])
+	noFlags, err := decodeChunk(7, old[:flagsEnd-1], false)
 	if err != nil || noFlags.Permanent || noFlags.TierOwn || noFlags.TierBy != "" || noFlags.NTotal != 1 {
 		t.Fatalf("chunk without the flags byte: %+v %v", noFlags, err)
 	}
-	if _, err := decodeChunk(7, b[:len(b)-1]); err == nil {
+	if _, err := decodeChunk(7, old, true); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a chunk without a checksum in a sealed generation: %v", err)
+	}
+	if _, err := decodeChunk(7, old[:len(old)-1], false); err == nil {
 		t.Error("a chunk cut inside its tier's reason decoded without error")
+	}
+	for i := range b {
+		flipped := bytes.Clone(b)
+		flipped[i] ^= 0x20
+		if got, err := decodeChunk(7, flipped, false); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d flipped: %+v %v", i, got, err)
+		}
+	}
+}
+
+// TestDocChecksum: a document record carries its checksum as a JSON member
+// that older readers ignore; a flipped byte fails it, and a record without
+// it reads unchecked except in a sealed generation.
+func TestDocChecksum(t *testing.T) {
+	rec := docRecord{Doc: base.Doc{ID: "d1", Text: "Penicillin: anaphylaxis.", Tier: base.T1}, Chunks: []uint64{3, 4}}
+	plain, err := json.Marshal(&rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := sealDoc(plain)
+	var old docRecord
+	if err := json.Unmarshal(v, &old); err != nil || !reflect.DeepEqual(old, rec) {
+		t.Fatalf("a reader without checksums: %+v %v", old, err)
+	}
+	for _, sealed := range []bool{false, true} {
+		var got docRecord
+		if err := decodeDoc("d1", v, &got, sealed); err != nil || !reflect.DeepEqual(got, rec) {
+			t.Fatalf("round trip: %+v %v", got, err)
+		}
+	}
+	var got docRecord
+	if err := decodeDoc("d1", plain, &got, false); err != nil || !reflect.DeepEqual(got, rec) {
+		t.Fatalf("an old record: %+v %v", got, err)
+	}
+	if err := decodeDoc("d1", plain, &got, true); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("an old record in a sealed generation: %v", err)
+	}
+	for i := range v {
+		flipped := bytes.Clone(v)
+		flipped[i] ^= 0x01
+		if err := decodeDoc("d1", flipped, &got, true); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d (%q) flipped: %v", i, v[i], err)
+		}
 	}
 }
 
