@@ -74,6 +74,13 @@ var ErrInconsistent = errors.New("medkb: consistency check failed")
 // move to the new generation at their next query. Afterwards it removes
 // the generations no process has open. An interrupted rebuild leaves the
 // live generation untouched; the next one removes its leftovers.
+//
+// Rebuild never loses documents: it switches only to a generation that
+// holds exactly the documents, entities and triples the live one counts
+// (ErrInconsistent otherwise), and it removes no generation when that
+// could lose documents (store.ErrWouldLoseData: see WriterLock.Prune), so
+// that a CURRENT naming an empty or damaged generation fails the rebuild
+// before anything is built or removed.
 func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildResult, error) {
 	var o RebuildOptions
 	if opts != nil {
@@ -177,8 +184,11 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 		return nil, err
 	}
 	if nm.Docs != m.Docs || nm.Entities != m.Entities || nm.Triples != m.Triples {
-		return nil, fmt.Errorf("%w: rebuilt generation %s has %d documents, %d entities, %d triples; %s has %d, %d, %d",
+		return nil, fmt.Errorf("%w: rebuilt generation %s has %d documents, %d entities, %d triples; %s counts %d, %d, %d: not switching to it",
 			ErrInconsistent, res.To, nm.Docs, nm.Entities, nm.Triples, res.From, m.Docs, m.Entities, m.Triples)
+	}
+	if err := st.SetFrom(res.From); err != nil {
+		return nil, err
 	}
 	res.Docs, res.Chunks, res.Entities, res.Triples = nm.Docs, nm.Chunks, nm.Entities, nm.Triples
 	return res, ctx.Err() // cancelled now: do not switch

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -87,6 +88,41 @@ func (s *Store) Check() []error {
 		}
 	}
 	return problems
+}
+
+// Verify checks the system of record of the store in dir without writing
+// to it: it opens the generation CURRENT names (or opts.Generation)
+// read-only and runs Check. When the file is too damaged to open, the
+// reason is the first problem, and the pages are still walked
+// (checkPages) for the rest. err is for a store that cannot be checked at
+// all: missing, locked, not a store.
+func Verify(dir string, opts *Options) (problems []error, err error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.ReadOnly = true
+	s, err := Open(dir, &o)
+	if err == nil {
+		defer s.Close()
+		return s.Check(), nil
+	}
+	if !errors.Is(err, ErrCorrupt) {
+		return nil, err
+	}
+	problems = []error{err}
+	if o.Generation == "" {
+		if o.Generation, err = Current(dir); err != nil {
+			return problems, nil
+		}
+	}
+	bf, err := openBoltFile(filepath.Join(dir, o.Generation, dbFile))
+	if err != nil {
+		return problems, nil // the same reason again
+	}
+	defer bf.Close()
+	pageProblems, _ := bf.checkPages(checkLimit - 1)
+	return append(problems, pageProblems...), nil
 }
 
 // recordCheck is what the record walks learn for the invariants.

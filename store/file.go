@@ -238,6 +238,7 @@ func corruptFile(path, format string, args ...any) error {
 type corruptError struct {
 	path string
 	msg  string
+	kind error // a finer reason, for errors.Is inside this package; may be nil
 }
 
 func (e *corruptError) Error() string {
@@ -247,7 +248,11 @@ func (e *corruptError) Error() string {
 	return ErrCorrupt.Error() + ": " + e.path + ": " + e.msg
 }
 
-func (e *corruptError) Unwrap() error { return ErrCorrupt }
+func (e *corruptError) Unwrap() []error { return []error{ErrCorrupt, e.kind} }
+
+// errNotMedkb is the kind of a valid bbolt file without medkb's buckets:
+// a foreign file, or a generation whose creation was interrupted.
+var errNotMedkb = errors.New("not a medkb file")
 
 // corruptf is a corruptError whose file the transaction wrapper fills in.
 func corruptf(format string, args ...any) error {

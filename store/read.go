@@ -102,6 +102,9 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 			return nil
 		}
 		size := slotHeaderSize + 4*dim
+		if dim > maxDim || uint64(n)*uint64(size) > uint64(tx.Size()) {
+			return corruptf("meta names %d vector slots of dimension %d, more than the file holds", n, dim)
+		}
 		slots = make([]base.Slot, n)
 		vecs = alloc(n * dim)
 		next := 0

@@ -38,6 +38,9 @@ type Meta struct {
 	Tiers    [4]int
 	Entities int
 	Triples  int
+	// From is the generation this one was rebuilt from (SetFrom); "" for
+	// a store's first generation.
+	From string
 }
 
 // Open opens the store in dir at the generation CURRENT names, creating
@@ -182,7 +185,7 @@ func (s *Store) init(create bool) error {
 	check := func(tx *bolt.Tx) error {
 		m := tx.Bucket(bucketMeta)
 		if m == nil {
-			return corruptf("no meta bucket: not a medkb file")
+			return &corruptError{msg: "no meta bucket: not a medkb file", kind: errNotMedkb}
 		}
 		v := getU64(m, keySchema)
 		if v == 0 {
@@ -256,6 +259,7 @@ func (s *Store) Meta() (Meta, error) {
 			Vectors:  int(getU64(b, keyLive)),
 			Entities: int(getU64(b, keyEntities)),
 			Triples:  int(getU64(b, keyTriples)),
+			From:     string(b.Get(keyFrom)),
 		}
 		for i := range m.Tiers {
 			m.Tiers[i] = int(getU64(b, keyTierDocs[i+1]))
@@ -274,6 +278,18 @@ func (s *Store) SetEmbedder(name string, dim int) error {
 	}
 	return s.update(func(tx *bolt.Tx) error {
 		return checkEmbedder(tx.Bucket(bucketMeta), name, dim)
+	})
+}
+
+// SetFrom records that this generation was rebuilt from generation gen,
+// once the rebuild is complete: Prune may then remove gen and older
+// generations even when they hold more documents (deleted since).
+func (s *Store) SetFrom(gen string) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keyFrom, []byte(gen))
 	})
 }
 
