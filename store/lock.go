@@ -221,17 +221,16 @@ type generationSurvey struct {
 // damage to a real store, not the torn start of an interrupted rebuild.
 func surveyGeneration(dir, gen string) (generationSurvey, error) {
 	var g generationSurvey
-	if bf, err := openBoltFile(filepath.Join(dir, gen, dbFile)); err != nil {
-		return g, err
-	} else {
-		bf.Close()
-	}
-	g.bolt = true
 	s, err := Open(dir, &Options{ReadOnly: true, Generation: gen, LockTimeout: lockRetry})
 	if err != nil {
+		if bf, ferr := openBoltFile(filepath.Join(dir, gen, dbFile)); ferr == nil {
+			g.bolt = true
+			bf.Close()
+		}
 		return g, err
 	}
 	defer s.Close()
+	g.bolt = true
 	if g.meta, err = s.Meta(); err != nil {
 		return g, err
 	}
