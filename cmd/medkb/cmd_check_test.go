@@ -33,7 +33,9 @@ func TestLostGenerationKeepsEveryDocument(t *testing.T) {
 			"gen-000002/medkb.db: the file is missing"},
 		{"empty medkb.db", "gen-000002", func() error { return os.WriteFile(filepath.Join(gen2, "medkb.db"), nil, 0o644) },
 			"gen-000002/medkb.db: the file is empty"},
-		{"medkb.db that is not bbolt", "gen-000002", func() error { return os.WriteFile(filepath.Join(gen2, "medkb.db"), []byte(strings.Repeat("not bbolt ", 1000)), 0o644) },
+		{"medkb.db that is not bbolt", "gen-000002", func() error {
+			return os.WriteFile(filepath.Join(gen2, "medkb.db"), []byte(strings.Repeat("not bbolt ", 1000)), 0o644)
+		},
 			"meta page invalid"},
 		{"medkb.db of another program", "gen-000002", func() error { return foreignBolt(filepath.Join(gen2, "medkb.db")) },
 			"no meta bucket: not a medkb file"},
