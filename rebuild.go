@@ -75,9 +75,12 @@ var ErrInconsistent = errors.New("medkb: consistency check failed")
 // the generations no process has open. An interrupted rebuild leaves the
 // live generation untouched; the next one removes its leftovers.
 //
-// Rebuild never loses documents: it switches only to a generation that
-// holds exactly the documents, entities and triples the live one counts
-// (ErrInconsistent otherwise), and it removes no generation when that
+// Rebuild never loses documents: it builds only from a live generation
+// that passes its check (Store.Check: a damaged one would be copied as
+// bbolt happens to read it, say without its last write, and then pruned),
+// it switches only to a generation that holds exactly the documents,
+// entities and triples the live one counts (ErrInconsistent otherwise),
+// and it removes no generation when that
 // could lose documents (store.ErrWouldLoseData: see WriterLock.Prune), so
 // that a CURRENT naming an empty or damaged generation fails the rebuild
 // before anything is built or removed.
@@ -94,12 +97,18 @@ func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildRes
 		return nil, err
 	}
 	defer lock.Release()
-	removed, _, err := lock.Prune()
+	old, err := store.Open(dir, &store.Options{ReadOnly: true, LockTimeout: o.LockTimeout})
 	if err != nil {
 		return nil, err
 	}
-	old, err := store.Open(dir, &store.Options{ReadOnly: true, LockTimeout: o.LockTimeout})
+	if problems := old.Check(); len(problems) > 0 {
+		old.Close()
+		return nil, fmt.Errorf("medkb: not rebuilding from generation %s, which fails its check with %d problem(s) (see medkb check); "+
+			"restore a backup, or export what is readable into a new store: %w", old.Generation(), len(problems), problems[0])
+	}
+	removed, _, err := lock.Prune()
 	if err != nil {
+		old.Close()
 		return nil, err
 	}
 	res, err := buildGeneration(ctx, old, &o)

@@ -30,7 +30,7 @@ func (s *Store) Check() []error {
 			problems = append(problems, err)
 		}
 	}
-	addf := func(format string, args ...any) { add(fmt.Errorf(format, args...)) }
+	addf := func(format string, args ...any) { add(corruptFile(s.Path(), format, args...)) }
 	bf, err := openBoltFile(s.Path())
 	if err != nil {
 		return []error{err}

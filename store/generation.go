@@ -43,18 +43,21 @@ func Current(dir string) (string, error) {
 	}
 	name := strings.TrimSpace(string(b))
 	if name == "" {
-		return "", corruptFile(path, "empty; it names the live generation%s", dataHint(dir, ""))
+		return "", corruptFile(path, "empty; it names the live generation%s", dataHint(dir, "", noData))
 	}
 	if _, ok := genNumber(name); !ok {
-		return "", corruptFile(path, "names %.40q, not a generation (gen-NNNNNN)%s", name, dataHint(dir, ""))
+		return "", corruptFile(path, "names %.40q, not a generation (gen-NNNNNN)%s", name, dataHint(dir, "", noData))
 	}
 	return name, nil
 }
 
+// noData is dataHint's text when no generation has a bbolt file.
+const noData = "; no generation has a medkb.db: restore a backup"
+
 // dataHint tells how to repair a store whose CURRENT, or the generation
 // it names (except), is wrong: it names the other generations that have a
-// bbolt file, or says that none has.
-func dataHint(dir, except string) string {
+// bbolt file; none is said when there is none.
+func dataHint(dir, except, none string) string {
 	names, _ := Generations(dir)
 	var have []string
 	for _, name := range names {
@@ -63,7 +66,7 @@ func dataHint(dir, except string) string {
 		}
 	}
 	if len(have) == 0 {
-		return "; no generation has a medkb.db: restore a backup"
+		return none
 	}
 	return fmt.Sprintf("; %s %s a medkb.db: point CURRENT at the right one (echo %s > %s), then run medkb check",
 		strings.Join(have, ", "), map[bool]string{true: "has", false: "have"}[len(have) == 1], have[len(have)-1], filepath.Join(dir, currentFile))

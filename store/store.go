@@ -84,7 +84,7 @@ func openDir(dir string, opts *Options) (*Store, error) {
 			case eerr != nil:
 				return nil, eerr
 			case !empty:
-				return nil, fmt.Errorf("%w: %s is not empty and has no CURRENT file%s", ErrNotStore, dir, dataHint(dir, ""))
+				return nil, fmt.Errorf("%w: %s is not empty and has no CURRENT file%s", ErrNotStore, dir, dataHint(dir, "", ""))
 			case readOnly:
 				return nil, fmt.Errorf("%w: %s (ingest something first)", ErrMissing, dir)
 			}
@@ -140,13 +140,17 @@ func openGen(dir, gen string, opts *Options, create bool) (*Store, error) {
 	path := filepath.Join(dir, gen, dbFile)
 	if !create {
 		if _, err := os.Stat(filepath.Join(dir, gen)); errors.Is(err, fs.ErrNotExist) {
-			return nil, corruptFile(filepath.Join(dir, currentFile), "names %s, which does not exist%s", gen, dataHint(dir, gen))
+			return nil, corruptFile(filepath.Join(dir, currentFile), "names %s, which does not exist%s", gen, dataHint(dir, gen, noData))
 		}
 		bf, err := openBoltFile(path)
 		if err != nil {
 			var ce *corruptError
 			if errors.As(err, &ce) {
-				ce.msg += dataHint(dir, gen)
+				none := "; restore it from a backup, or check it (medkb check) for what is left"
+				if _, serr := os.Stat(path); serr != nil {
+					none = noData
+				}
+				ce.msg += dataHint(dir, gen, none)
 			}
 			return nil, err
 		}
