@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -340,5 +342,70 @@ func TestGraphDedupAndAliases(t *testing.T) {
 	}
 	if m, _ := s.Meta(); m.Entities != 2 || m.Triples != 1 {
 		t.Fatalf("meta: %+v", m)
+	}
+}
+
+// TestDamagedPageIsAnError points the docs bucket at a page past the end
+// of the file, inside bbolt's mapping: reading it faults (SIGBUS), which
+// must come back as an ErrCorrupt naming the page, and Check must name the
+// bad reference without reading it.
+func TestDamagedPageIsAnError(t *testing.T) {
+	kb := filepath.Join(t.TempDir(), "kb")
+	s, err := Open(kb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var puts []DocWrite
+	for i := range 40 { // more than fits inline in the root bucket's page
+		puts = append(puts, docWrite(fmt.Sprintf("doc-%02d", i), base.T3, "some text of the document"))
+	}
+	write(t, s, &Batch{Put: puts})
+	path := s.Path()
+	s.Close()
+
+	bf, err := openBoltFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := bf.page(bf.meta.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beyond := uint64(bf.size)/uint64(bf.pageSize) + 100
+	bf.Close()
+	off := -1
+	for i := range int(ne.Uint16(root[10:])) { // the root's leaf elements: the buckets
+		e := root[pageHeaderSize+i*elemSize:]
+		pos, ksize := int(ne.Uint32(e[4:])), int(ne.Uint32(e[8:]))
+		if k := pageHeaderSize + i*elemSize + pos; string(root[k:k+ksize]) == "docs" {
+			off = k + ksize // the bucket's header: its root page first
+		}
+	}
+	if off < 0 || ne.Uint64(root[off:]) == 0 {
+		t.Fatal("docs bucket not found, or inline")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [8]byte
+	ne.PutUint64(b[:], beyond)
+	if _, err := f.WriteAt(b[:], int64(bf.meta.root)*int64(bf.pageSize)+int64(off)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	r, err := Open(kb, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, err = r.Docs([]string{"doc-01"})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d: memory fault", beyond)) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("reading a page past the end of the file: %v", err)
+	}
+	problems := r.Check()
+	if len(problems) == 0 || !strings.Contains(problems[0].Error(), fmt.Sprintf("bucket docs: reaches page %d, outside pages", beyond)) {
+		t.Fatalf("check: %v", problems)
 	}
 }
