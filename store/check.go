@@ -139,7 +139,7 @@ func (s *Store) checkChunks(tx *bolt.Tx, c *recordCheck, add func(error)) {
 			add(corruptFile(s.Path(), "chunks: key %x is not an ordinal", k))
 			return nil
 		}
-		ch, err := decodeChunk(decodeU64(k), v, s.sealed)
+		ch, err := decodeChunk(decodeU64(k), v)
 		if err != nil {
 			add(s.named(err))
 			return nil
@@ -153,7 +153,7 @@ func (s *Store) checkChunks(tx *bolt.Tx, c *recordCheck, add func(error)) {
 func (s *Store) checkDocs(tx *bolt.Tx, c *recordCheck, add func(error)) {
 	tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 		var rec docRecord
-		if err := decodeDoc(string(k), v, &rec, s.sealed); err != nil {
+		if err := decodeDoc(string(k), v, &rec); err != nil {
 			add(s.named(err))
 			return nil
 		}

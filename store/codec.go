@@ -22,9 +22,13 @@ var errMalformed = errors.New("malformed")
 // document record's JSON object ends in a "crc32c" member, the CRC-32C of
 // the object without it, in 8 hex digits. Both are invisible to a medkb
 // that predates them: it ignores trailing chunk bytes, unknown flag bits
-// and unknown JSON members. A record without a checksum reads unchecked,
-// except in a sealed generation (Store.sealed), where every record was
-// written with one, so that its absence is damage too.
+// and unknown JSON members, and it may write into a store that has them.
+// So a record without a checksum reads unchecked (until a rebuild rewrites
+// it), but damage cannot pass for such a record: a damaged chunk record
+// no longer parses without its checksum (4 bytes are left over) or still
+// has flagSum, and a document record ending in a member of the checksum's
+// shape, an 8-hex-digit string (no member of an old record is), is
+// checked whatever the member's name has become.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func crc(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
@@ -44,23 +48,27 @@ func sealDoc(v []byte) []byte {
 }
 
 // decodeDoc verifies and decodes the document record v of id.
-func decodeDoc(id string, v []byte, rec *docRecord, sealed bool) error {
+func decodeDoc(id string, v []byte, rec *docRecord) error {
 	body := v
-	n := len(v) - docSumLen
-	summed := n > 0 && bytes.HasPrefix(v[n:], []byte(docSumKey)) && bytes.HasSuffix(v, []byte(`"}`))
-	if summed {
+	if n := len(v) - docSumLen; n > 0 && sumShaped(v[n:]) {
 		body = append(v[:n:n], '}')
 		sum, err := strconv.ParseUint(string(v[n+len(docSumKey):len(v)-2]), 16, 32)
-		if err != nil || uint32(sum) != crc(body) {
+		if err != nil || !bytes.HasPrefix(v[n:], []byte(docSumKey)) || uint32(sum) != crc(body) {
 			return corruptf("document %q: checksum mismatch", id)
 		}
-	} else if sealed {
-		return corruptf("document %q: its checksum is missing or damaged", id)
 	}
 	if err := json.Unmarshal(body, rec); err != nil {
 		return corruptf("document %q: %v", id, err)
 	}
 	return nil
+}
+
+// sumShaped reports whether tail, the last docSumLen bytes of a document
+// record, has the punctuation of the checksum member, ,"crc32c":"…"}
+// (an old record ends in "chunks":[…]} or "tier_given":true}).
+func sumShaped(tail []byte) bool {
+	return tail[0] == ',' && tail[1] == '"' && tail[8] == '"' && tail[9] == ':' && tail[10] == '"' &&
+		tail[docSumLen-2] == '"' && tail[docSumLen-1] == '}'
 }
 
 // encodeChunk writes c (without its ordinal, which is the key) compactly,
@@ -109,9 +117,8 @@ const (
 	flagSum       = 1 << 2 // the record ends in its checksum
 )
 
-// decodeChunk verifies and decodes chunk record b of ordinal ord; sealed
-// says the generation requires a checksum.
-func decodeChunk(ord uint64, b []byte, sealed bool) (*base.Chunk, error) {
+// decodeChunk verifies and decodes chunk record b of ordinal ord.
+func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
 	if n := len(b) - 4; n > 0 && binary.LittleEndian.Uint32(b[n:]) == crc(b[:n]) {
 		c, flags, err := parseChunk(ord, b[:n])
 		if err != nil || flags&flagSum == 0 {
@@ -120,7 +127,7 @@ func decodeChunk(ord uint64, b []byte, sealed bool) (*base.Chunk, error) {
 		return c, nil
 	}
 	c, flags, err := parseChunk(ord, b) // written without a checksum, or damaged
-	if sealed || err != nil || flags&flagSum != 0 {
+	if err != nil || flags&flagSum != 0 {
 		return nil, corruptf("chunk %d: checksum mismatch", ord)
 	}
 	return c, nil

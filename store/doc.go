@@ -14,8 +14,7 @@
 //
 //	meta     schema version, embedder name and dimension, write sequence,
 //	         next chunk ordinal, counters (docs, chunks, per-tier docs),
-//	         "sealed" (every record has a checksum), "from" (the
-//	         generation a rebuild made this one from)
+//	         "from" (the generation a rebuild made this one from)
 //	docs     document id -> JSON record (base.Doc plus its chunk ordinals),
 //	         ending in its checksum member "crc32c"
 //	chunks   ordinal (8 bytes, big-endian) -> binary chunk record, ending
@@ -63,9 +62,11 @@
 //   - Chunk and document records carry a CRC-32C, verified on every read
 //     and by Check, so that a flipped byte in a document's text is an error
 //     rather than a wrong answer. Older medkb ignores the checksums (a
-//     trailing field, an unknown flag bit, an unknown JSON member); records
-//     written before them read unchecked, except in a sealed generation,
-//     one created since, where a record without its checksum is damage.
+//     trailing field, an unknown flag bit, an unknown JSON member), and
+//     reads and writes such a store; the records it writes, and those
+//     written before checksums existed, read unchecked until a rebuild
+//     rewrites them. The encoding keeps damage from passing for such a
+//     record (see codec.go).
 //   - Check walks the file itself (checkPages, ordinary reads again):
 //     pages that name another page, bad page types, elements or overflow
 //     pages running past their page or the file, keys out of order, pages

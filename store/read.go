@@ -20,7 +20,7 @@ func (s *Store) Chunks(ords []uint64) ([]*base.Chunk, error) {
 			if v == nil {
 				continue
 			}
-			c, err := decodeChunk(ord, v, s.sealed)
+			c, err := decodeChunk(ord, v)
 			if err != nil {
 				return err
 			}
@@ -40,7 +40,7 @@ func (s *Store) Doc(id string) (*base.Doc, []uint64, error) {
 			return nil
 		}
 		rec = new(docRecord)
-		return decodeDoc(id, v, rec, s.sealed)
+		return decodeDoc(id, v, rec)
 	})
 	if err != nil || rec == nil {
 		return nil, nil, err
@@ -56,7 +56,7 @@ func (s *Store) Docs(ids []string) ([]*base.Doc, error) {
 		for i, id := range ids {
 			if v := b.Get([]byte(id)); v != nil {
 				var rec docRecord
-				if err := decodeDoc(id, v, &rec, s.sealed); err != nil {
+				if err := decodeDoc(id, v, &rec); err != nil {
 					return err
 				}
 				out[i] = &rec.Doc
@@ -79,7 +79,7 @@ func (s *Store) ForEachDoc(fn func(d *base.Doc, info DocInfo) error) error {
 	return s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 			var rec docRecord
-			if err := decodeDoc(string(k), v, &rec, s.sealed); err != nil {
+			if err := decodeDoc(string(k), v, &rec); err != nil {
 				return err
 			}
 			return fn(&rec.Doc, DocInfo{Ords: rec.Chunks, TierGiven: rec.TierGiven})
@@ -195,7 +195,7 @@ func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
 		if v == nil {
 			continue // deleted again by a later write
 		}
-		c, err := decodeChunk(ord, v, s.sealed)
+		c, err := decodeChunk(ord, v)
 		if err != nil {
 			return err
 		}
@@ -206,7 +206,7 @@ func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
 				return corruptf("chunk %d names missing document %q", ord, c.Doc)
 			}
 			var rec docRecord
-			if err := decodeDoc(c.Doc, dv, &rec, s.sealed); err != nil {
+			if err := decodeDoc(c.Doc, dv, &rec); err != nil {
 				return err
 			}
 			d = &rec.Doc

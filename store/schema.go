@@ -35,8 +35,7 @@ var (
 // Keys of the meta bucket.
 var (
 	keySchema   = []byte("schema")
-	keySealed   = []byte("sealed") // 1: every record carries a checksum
-	keyFrom     = []byte("from")   // the generation this one was rebuilt from
+	keyFrom     = []byte("from") // the generation this one was rebuilt from
 	keyEmbedder = []byte("embedder")
 	keyDim      = []byte("dim")
 	keySeq      = []byte("seq")

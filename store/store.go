@@ -19,10 +19,7 @@ type Store struct {
 	db       *bolt.DB
 	readOnly bool
 	writer   *WriterLock // held by a read-write Store until Close
-	// sealed: every record carries a checksum (generations created since
-	// checksums exist); otherwise a record without one is read unchecked.
-	sealed bool
-	broken bool // a write transaction panicked; see Close
+	broken   bool        // a write transaction panicked; see Close
 }
 
 // Meta is the store-wide metadata.
@@ -203,7 +200,6 @@ func (s *Store) init(create bool) error {
 				return corruptf("bucket %s is missing", name)
 			}
 		}
-		s.sealed = getU64(m, keySealed) == 1
 		return nil
 	}
 	if s.readOnly {
@@ -217,7 +213,6 @@ func (s *Store) init(create bool) error {
 				}
 			}
 			putU64(tx.Bucket(bucketMeta), keySchema, SchemaVersion)
-			putU64(tx.Bucket(bucketMeta), keySealed, 1)
 		}
 		return check(tx)
 	})

@@ -94,49 +94,43 @@ func TestWriteUpsertDelete(t *testing.T) {
 // chunks written by older versions, which end earlier and carry no
 // checksum: one written before the tier's reason was recorded reads with
 // TierBy "", one written before the flags byte existed as having no flags
-// either. A sealed generation refuses records without a checksum, and a
-// flipped byte anywhere fails the checksum.
+// either. A flipped byte anywhere in a record with a checksum is an error.
 func TestChunkCodec(t *testing.T) {
 	c := base.Chunk{Ord: 7, Doc: "d", Index: 2, Tier: base.T1, Text: "penicillin anaphylaxis", TokensA: 3,
 		TextB: "anaphylaxis", TokensB: 1, VectorB: []float32{0.5, -1}, Keys: []string{"anaphylaxis"},
 		NEntity: 1, NTotal: 1, Permanent: true, TierBy: "text rule: allergy", TierOwn: true}
 	b := encodeChunk(&c)
-	for _, sealed := range []bool{false, true} {
-		got, err := decodeChunk(7, b, sealed)
-		if err != nil || !reflect.DeepEqual(*got, c) {
-			t.Fatalf("round trip: %+v %v", got, err)
-		}
+	got, err := decodeChunk(7, b)
+	if err != nil || !reflect.DeepEqual(*got, c) {
+		t.Fatalf("round trip: %+v %v", got, err)
 	}
 	// An old record: no checksum, and the flags byte without flagSum.
 	old := bytes.Clone(b[:len(b)-4])
 	flagsEnd := len(old) - 1 - len(c.TierBy) // a one-byte length, then the text
 	old[flagsEnd-1] &^= flagSum
-	noReason, err := decodeChunk(7, old[:flagsEnd], false)
+	noReason, err := decodeChunk(7, old[:flagsEnd])
 	if err != nil || !noReason.Permanent || !noReason.TierOwn || noReason.TierBy != "" || noReason.NTotal != 1 {
 		t.Fatalf("chunk without the tier's reason: %+v %v", noReason, err)
 	}
-	noFlags, err := decodeChunk(7, old[:flagsEnd-1], false)
+	noFlags, err := decodeChunk(7, old[:flagsEnd-1])
 	if err != nil || noFlags.Permanent || noFlags.TierOwn || noFlags.TierBy != "" || noFlags.NTotal != 1 {
 		t.Fatalf("chunk without the flags byte: %+v %v", noFlags, err)
 	}
-	if _, err := decodeChunk(7, old, true); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("a chunk without a checksum in a sealed generation: %v", err)
-	}
-	if _, err := decodeChunk(7, old[:len(old)-1], false); err == nil {
+	if _, err := decodeChunk(7, old[:len(old)-1]); err == nil {
 		t.Error("a chunk cut inside its tier's reason decoded without error")
 	}
 	for i := range b {
 		flipped := bytes.Clone(b)
 		flipped[i] ^= 0x20
-		if got, err := decodeChunk(7, flipped, false); !errors.Is(err, ErrCorrupt) {
+		if got, err := decodeChunk(7, flipped); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d flipped: %+v %v", i, got, err)
 		}
 	}
 }
 
 // TestDocChecksum: a document record carries its checksum as a JSON member
-// that older readers ignore; a flipped byte fails it, and a record without
-// it reads unchecked except in a sealed generation.
+// that older readers ignore; a flipped byte anywhere is an error, even in
+// the member's name, and a record without it reads unchecked.
 func TestDocChecksum(t *testing.T) {
 	rec := docRecord{Doc: base.Doc{ID: "d1", Text: "Penicillin: anaphylaxis.", Tier: base.T1}, Chunks: []uint64{3, 4}}
 	plain, err := json.Marshal(&rec)
@@ -148,23 +142,18 @@ func TestDocChecksum(t *testing.T) {
 	if err := json.Unmarshal(v, &old); err != nil || !reflect.DeepEqual(old, rec) {
 		t.Fatalf("a reader without checksums: %+v %v", old, err)
 	}
-	for _, sealed := range []bool{false, true} {
-		var got docRecord
-		if err := decodeDoc("d1", v, &got, sealed); err != nil || !reflect.DeepEqual(got, rec) {
-			t.Fatalf("round trip: %+v %v", got, err)
-		}
-	}
 	var got docRecord
-	if err := decodeDoc("d1", plain, &got, false); err != nil || !reflect.DeepEqual(got, rec) {
-		t.Fatalf("an old record: %+v %v", got, err)
+	if err := decodeDoc("d1", v, &got); err != nil || !reflect.DeepEqual(got, rec) {
+		t.Fatalf("round trip: %+v %v", got, err)
 	}
-	if err := decodeDoc("d1", plain, &got, true); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("an old record in a sealed generation: %v", err)
+	got = docRecord{}
+	if err := decodeDoc("d1", plain, &got); err != nil || !reflect.DeepEqual(got, rec) {
+		t.Fatalf("an old record: %+v %v", got, err)
 	}
 	for i := range v {
 		flipped := bytes.Clone(v)
 		flipped[i] ^= 0x01
-		if err := decodeDoc("d1", flipped, &got, true); !errors.Is(err, ErrCorrupt) {
+		if err := decodeDoc("d1", flipped, &got); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d (%q) flipped: %v", i, v[i], err)
 		}
 	}

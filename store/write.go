@@ -67,7 +67,7 @@ func (s *Store) Write(b *Batch) (*Change, error) {
 	puts := lastPerID(b.Put)
 	var ch *Change
 	err := s.update(func(tx *bolt.Tx) error {
-		w := newWriter(tx, s.sealed)
+		w := newWriter(tx)
 		if len(puts) > 0 {
 			if err := checkEmbedder(w.meta, b.Embedder, b.Dim); err != nil {
 				return err
@@ -152,12 +152,10 @@ type writer struct {
 	nextDict                       uint32
 	dictCache                      map[string]uint32
 	segs                           map[uint32][]byte // segments touched, copied out of bbolt
-	sealed                         bool              // see Store.sealed
 }
 
-func newWriter(tx *bolt.Tx, sealed bool) *writer {
+func newWriter(tx *bolt.Tx) *writer {
 	w := &writer{
-		sealed:    sealed,
 		meta:      tx.Bucket(bucketMeta),
 		docs:      tx.Bucket(bucketDocs),
 		chunks:    tx.Bucket(bucketChunks),
@@ -178,7 +176,7 @@ func (w *writer) remove(id string, ch *Change) error {
 		return nil
 	}
 	var rec docRecord
-	if err := decodeDoc(id, v, &rec, w.sealed); err != nil {
+	if err := decodeDoc(id, v, &rec); err != nil {
 		return err
 	}
 	for _, ord := range rec.Chunks {
