@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -29,7 +30,10 @@ func (s *Store) update(fn func(*bolt.Tx) error) error {
 // and a memory fault reading the mapping (a page id past the end of the
 // file; debug.SetPanicOnFault makes the runtime panic instead of dying of
 // SIGBUS or SIGSEGV). It also fills in the file of the corruptErrors fn
-// returns. db, when open, locates a faulting address's page.
+// returns. db, when open, locates a faulting address's page. This
+// package's own assertions (panics whose message starts "medkb: ", such as
+// Write's for a document without a tier) are a caller's bug, not damage,
+// and go on panicking.
 //
 // SetPanicOnFault holds for the calling goroutine only: a goroutine that
 // bbolt starts (Tx.Check) is not covered, so Check runs bbolt's own check
@@ -38,6 +42,9 @@ func guard(path string, db *bolt.DB, fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
+			if msg, ok := r.(string); ok && strings.HasPrefix(msg, "medkb: ") {
+				panic(r) // this package's own assertion: a caller's bug, not damage
+			}
 			err = &corruptError{path: path, msg: panicMessage(db, r)}
 			err = &panicError{err}
 		}

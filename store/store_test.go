@@ -398,3 +398,15 @@ func TestDamagedPageIsAnError(t *testing.T) {
 		t.Fatalf("check: %v", problems)
 	}
 }
+
+// A caller's bug (a document without a resolved tier) still panics: guard
+// turns only damage into errors.
+func TestGuardKeepsAssertions(t *testing.T) {
+	s := openTest(t)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "no resolved tier") {
+			t.Fatalf("want the assertion's panic, got %v", r)
+		}
+	}()
+	s.Write(&Batch{Put: []DocWrite{docWrite("a", base.TierNone, "a0")}, Embedder: "test", Dim: testDim})
+}
