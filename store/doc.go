@@ -67,7 +67,9 @@
 //     written before checksums existed, read unchecked until a rebuild
 //     rewrites them. The encoding keeps damage from passing for such a
 //     record (see codec.go).
-//   - Check walks the file itself (checkPages, ordinary reads again):
+//   - Check (and Verify, which opens read-only and still walks the pages of
+//     a file too damaged to open) walks the file itself (checkPages,
+//     ordinary reads again):
 //     pages that name another page, bad page types, elements or overflow
 //     pages running past their page or the file, keys out of order, pages
 //     reached twice (a cycle), free pages in use, pages neither. Only when
@@ -89,6 +91,25 @@
 // read-only opens from other processes wait (up to Options.LockTimeout)
 // until it closes. It also holds the store-wide writer lock (LOCK, see
 // LockWriter), taken before CURRENT is read, so that a rebuild never
-// replaces the generation a writer is writing. The writer of one Store must be single: Write serialises
-// through bbolt's own writer lock.
+// replaces the generation a writer is writing. The writer of one Store
+// must be single: Write serialises through bbolt's own writer lock.
+//
+// The vector slots carry no checksum: Check finds a damaged vector only
+// when its length is no longer 1 (a flipped low mantissa bit passes), and
+// queries read the slab as it is; a rebuild re-embeds every chunk. Graph
+// records (ents, trip) and the replay log have no checksums either: Check
+// finds only what does not decode.
+//
+// Outside Check nothing walks the tree before reading it. A damaged
+// branch page that points back to an ancestor would send bbolt's cursor
+// round until memory runs out; Check's walk reports such a cycle, the
+// other commands would not return. The fault-injection runs never made
+// one, but they cannot rule it out.
+//
+// A write transaction that panics on a damaged page may leave bbolt's
+// locks held; such a Store skips bbolt's Close, leaving the file to the
+// end of the process. An invalid meta page is bbolt's way of surviving a
+// torn write: bbolt reads the other, one transaction older, and the next
+// write overwrites the damaged one for good. Check reports it and a
+// rebuild refuses to copy such a generation, but an ingest writes on.
 package store
