@@ -3,6 +3,7 @@ package medkb
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/medkb/medkb/store"
 )
@@ -26,7 +27,7 @@ func Backup(ctx context.Context, dir, dest string, opts *Options) (*Stats, error
 	if err := errors.Join(err, st.Close()); err != nil {
 		return nil, err
 	}
-	return verifyCopy(ctx, dest, &Options{LockTimeout: o.LockTimeout, Embedder: o.Embedder})
+	return verifyCopy(ctx, dir, dest, &Options{LockTimeout: o.LockTimeout, Embedder: o.Embedder})
 }
 
 // Backup is the package-level Backup taken through db: the copy comes from
@@ -43,22 +44,27 @@ func (db *DB) Backup(ctx context.Context, dest string) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	return verifyCopy(ctx, dest, &Options{LockTimeout: db.opts.LockTimeout, Embedder: db.emb})
+	return verifyCopy(ctx, db.dir, dest, &Options{LockTimeout: db.opts.LockTimeout, Embedder: db.emb})
 }
 
-// verifyCopy opens a fresh copy read-write, which builds its BM25 index
-// from the system of record, and checks it.
-func verifyCopy(ctx context.Context, dest string, opts *Options) (*Stats, error) {
+// verifyCopy opens a fresh copy of dir read-write, which builds its BM25
+// index from the system of record, and checks it. The copy holds dir's
+// pages as they are, so damage found in it is dir's: the error says so.
+func verifyCopy(ctx context.Context, dir, dest string, opts *Options) (*Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	c, err := Open(dest, opts)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = c.verify()
+		if err == nil {
+			defer c.Close()
+			return c.Stats()
+		}
+		c.Close()
 	}
-	defer c.Close()
-	if err := c.verify(); err != nil {
-		return nil, err
+	if errors.Is(err, store.ErrCorrupt) || errors.Is(err, ErrInconsistent) {
+		err = fmt.Errorf("medkb: the backup of %s fails its check, so %s is damaged (run medkb check on it): %w", dir, dir, err)
 	}
-	return c.Stats()
+	return nil, err
 }

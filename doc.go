@@ -23,7 +23,14 @@
 //
 // Operations: Rebuild builds a new generation from the store's records and
 // switches to it atomically while readers keep serving; Backup makes a hot,
-// consistent copy. A DB is safe for concurrent use: one writer at a time (Ingest calls
+// consistent copy; Check verifies the system of record read-only (every
+// page and every record's checksum, see package store) before it opens a
+// sound store read-write to compare the derived indexes with it. A damaged
+// store is an error wrapping store.ErrCorrupt that names the file and the
+// page or record, from every call, never a crash. Rebuild builds only from
+// a generation that passes its check, switches only to one with as many
+// documents, and removes no generation that could hold documents the live
+// one lacks (store.ErrWouldLoseData). A DB is safe for concurrent use: one writer at a time (Ingest calls
 // serialise), any number of concurrent queries. A read-only DB notices a
 // new generation (after medkb rebuild) at its next query and moves to it;
 // queries in flight finish on the old one.

@@ -74,6 +74,16 @@ var ErrInconsistent = errors.New("medkb: consistency check failed")
 // move to the new generation at their next query. Afterwards it removes
 // the generations no process has open. An interrupted rebuild leaves the
 // live generation untouched; the next one removes its leftovers.
+//
+// Rebuild never loses documents: it builds only from a live generation
+// that passes its check (Store.Check: a damaged one would be copied as
+// bbolt happens to read it, say without its last write, and then pruned),
+// it switches only to a generation that holds exactly the documents,
+// entities and triples the live one counts (ErrInconsistent otherwise),
+// and it removes no generation when that
+// could lose documents (store.ErrWouldLoseData: see WriterLock.Prune), so
+// that a CURRENT naming an empty or damaged generation fails the rebuild
+// before anything is built or removed.
 func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildResult, error) {
 	var o RebuildOptions
 	if opts != nil {
@@ -87,12 +97,18 @@ func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildRes
 		return nil, err
 	}
 	defer lock.Release()
-	removed, _, err := lock.Prune()
+	old, err := store.Open(dir, &store.Options{ReadOnly: true, LockTimeout: o.LockTimeout})
 	if err != nil {
 		return nil, err
 	}
-	old, err := store.Open(dir, &store.Options{ReadOnly: true, LockTimeout: o.LockTimeout})
+	if problems := old.Check(); len(problems) > 0 {
+		old.Close()
+		return nil, fmt.Errorf("medkb: not rebuilding from generation %s, which fails its check with %d problem(s) (see medkb check); "+
+			"restore a backup, or export what is readable into a new store: %w", old.Generation(), len(problems), problems[0])
+	}
+	removed, _, err := lock.Prune()
 	if err != nil {
+		old.Close()
 		return nil, err
 	}
 	res, err := buildGeneration(ctx, old, &o)
@@ -177,8 +193,11 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 		return nil, err
 	}
 	if nm.Docs != m.Docs || nm.Entities != m.Entities || nm.Triples != m.Triples {
-		return nil, fmt.Errorf("%w: rebuilt generation %s has %d documents, %d entities, %d triples; %s has %d, %d, %d",
+		return nil, fmt.Errorf("%w: rebuilt generation %s has %d documents, %d entities, %d triples; %s counts %d, %d, %d: not switching to it",
 			ErrInconsistent, res.To, nm.Docs, nm.Entities, nm.Triples, res.From, m.Docs, m.Entities, m.Triples)
+	}
+	if err := st.SetFrom(res.From); err != nil {
+		return nil, err
 	}
 	res.Docs, res.Chunks, res.Entities, res.Triples = nm.Docs, nm.Chunks, nm.Entities, nm.Triples
 	return res, ctx.Err() // cancelled now: do not switch

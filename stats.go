@@ -41,6 +41,41 @@ func (db *DB) Stats() (*Stats, error) {
 	return s, nil
 }
 
+// Check checks the store in dir and returns every problem found and, when
+// there is none, its statistics. First the system of record, read-only
+// (store.Verify): a damaged file is reported, page by page and record by
+// record, and never opened for writing. Only when it is sound does Check
+// open the store read-write, which replays what an interrupted writer left
+// out of the BM25 index, and compare the derived indexes with it. Of opts
+// only LockTimeout and Embedder matter. err is for a store that cannot be
+// checked at all (missing, locked).
+func Check(dir string, opts *Options) (problems []error, stats *Stats, err error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.ReadOnly = false
+	if problems, err = store.Verify(dir, &store.Options{LockTimeout: o.LockTimeout}); err != nil || len(problems) > 0 {
+		return problems, nil, err
+	}
+	db, err := Open(dir, &o)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, nil, err
+	}
+	problems, err = g.checkDerived()
+	release()
+	if err != nil || len(problems) > 0 {
+		return problems, nil, err
+	}
+	stats, err = db.Stats()
+	return nil, stats, err
+}
+
 // Check verifies that the store is consistent and that the BM25 index and
 // the vector slab agree with it; it returns every problem found.
 func (db *DB) Check() ([]error, error) {
@@ -50,6 +85,13 @@ func (db *DB) Check() ([]error, error) {
 	}
 	defer release()
 	problems := g.st.Check()
+	more, err := g.checkDerived()
+	return append(problems, more...), err
+}
+
+// checkDerived compares the BM25 index and the vector slab with the store.
+func (g *generation) checkDerived() ([]error, error) {
+	var problems []error
 	m, err := g.st.Meta()
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func (s *Store) Backup(dest string) error {
 		return err
 	}
 	path := filepath.Join(genDir, dbFile)
-	err = s.db.View(func(tx *bolt.Tx) error { return tx.CopyFile(path, 0o644) })
+	err = s.view(func(tx *bolt.Tx) error { return tx.CopyFile(path, 0o644) })
 	if err != nil {
 		return fmt.Errorf("medkb: backup to %s: %w", dest, err)
 	}

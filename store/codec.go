@@ -1,22 +1,81 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
+	"strconv"
 
 	"github.com/medkb/medkb/internal/base"
 )
 
-// errCorrupt is wrapped by every decoding failure.
-var errCorrupt = errors.New("medkb: corrupt record")
+// errMalformed is a record that does not decode: cut short, or with bytes
+// left over.
+var errMalformed = errors.New("malformed")
 
-// encodeChunk writes c (without its ordinal, which is the key) compactly.
-// Fields added later go at the end, so that older records, which end
-// before them, still decode.
+// Record checksums: a chunk record ends in the CRC-32C of every byte
+// before it (4 bytes, little-endian) and sets flagSum in its flags byte; a
+// document record's JSON object ends in a "crc32c" member, the CRC-32C of
+// the object without it, in 8 hex digits. Both are invisible to a medkb
+// that predates them: it ignores trailing chunk bytes, unknown flag bits
+// and unknown JSON members, and it may write into a store that has them.
+// So a record without a checksum reads unchecked (until a rebuild rewrites
+// it), but damage cannot pass for such a record: a damaged chunk record
+// no longer parses without its checksum (4 bytes are left over) or still
+// has flagSum, and a document record ending in a member of the checksum's
+// shape, an 8-hex-digit string (no member of an old record is), is
+// checked whatever the member's name has become.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func crc(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// docSumKey opens the checksum member of a document record.
+const (
+	docSumKey = `,"crc32c":"`
+	docSumLen = len(docSumKey) + 8 + len(`"}`)
+)
+
+// sealDoc appends the checksum member to the JSON object v.
+func sealDoc(v []byte) []byte {
+	out := make([]byte, 0, len(v)-1+docSumLen)
+	out = append(out, v[:len(v)-1]...)
+	out = append(out, docSumKey...)
+	return fmt.Appendf(out, "%08x\"}", crc(v))
+}
+
+// decodeDoc verifies and decodes the document record v of id.
+func decodeDoc(id string, v []byte, rec *docRecord) error {
+	body := v
+	if n := len(v) - docSumLen; n > 0 && sumShaped(v[n:]) {
+		body = append(v[:n:n], '}')
+		sum, err := strconv.ParseUint(string(v[n+len(docSumKey):len(v)-2]), 16, 32)
+		if err != nil || !bytes.HasPrefix(v[n:], []byte(docSumKey)) || uint32(sum) != crc(body) {
+			return corruptf("document %q: checksum mismatch", id)
+		}
+	}
+	if err := json.Unmarshal(body, rec); err != nil {
+		return corruptf("document %q: %v", id, err)
+	}
+	return nil
+}
+
+// sumShaped reports whether tail, the last docSumLen bytes of a document
+// record, has the punctuation of the checksum member, ,"crc32c":"…"}
+// (an old record ends in "chunks":[…]} or "tier_given":true}).
+func sumShaped(tail []byte) bool {
+	return tail[0] == ',' && tail[1] == '"' && tail[8] == '"' && tail[9] == ':' && tail[10] == '"' &&
+		tail[docSumLen-2] == '"' && tail[docSumLen-1] == '}'
+}
+
+// encodeChunk writes c (without its ordinal, which is the key) compactly,
+// sealed with its checksum. Fields added later go at the end, before the
+// checksum, so that older records, which end before them, still decode.
 func encodeChunk(c *base.Chunk) []byte {
-	n := 34 + len(c.Doc) + len(c.Text) + len(c.TextB) + 4*len(c.VectorB) + len(c.TierBy)
+	n := 38 + len(c.Doc) + len(c.Text) + len(c.TextB) + 4*len(c.VectorB) + len(c.TierBy)
 	for _, k := range c.Keys {
 		n += len(k) + 2
 	}
@@ -38,7 +97,7 @@ func encodeChunk(c *base.Chunk) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(c.NEntity))
 	b = binary.AppendUvarint(b, uint64(c.NTotal))
-	var flags byte
+	flags := byte(flagSum)
 	if c.Permanent {
 		flags |= flagPermanent
 	}
@@ -46,7 +105,8 @@ func encodeChunk(c *base.Chunk) []byte {
 		flags |= flagTierOwn
 	}
 	b = append(b, flags)
-	return appendString(b, c.TierBy)
+	b = appendString(b, c.TierBy)
+	return binary.LittleEndian.AppendUint32(b, crc(b))
 }
 
 // The bits of a chunk's flags byte, which follows NTotal. Chunks written
@@ -54,9 +114,27 @@ func encodeChunk(c *base.Chunk) []byte {
 const (
 	flagPermanent = 1 << 0 // base.Chunk.Permanent
 	flagTierOwn   = 1 << 1 // base.Chunk.TierOwn
+	flagSum       = 1 << 2 // the record ends in its checksum
 )
 
+// decodeChunk verifies and decodes chunk record b of ordinal ord.
 func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
+	if n := len(b) - 4; n > 0 && binary.LittleEndian.Uint32(b[n:]) == crc(b[:n]) {
+		c, flags, err := parseChunk(ord, b[:n])
+		if err != nil || flags&flagSum == 0 {
+			return nil, corruptf("chunk %d: its checksum matches but it does not decode", ord)
+		}
+		return c, nil
+	}
+	c, flags, err := parseChunk(ord, b) // written without a checksum, or damaged
+	if err != nil || flags&flagSum != 0 {
+		return nil, corruptf("chunk %d: checksum mismatch", ord)
+	}
+	return c, nil
+}
+
+// parseChunk decodes a chunk record without its checksum.
+func parseChunk(ord uint64, b []byte) (*base.Chunk, byte, error) {
 	r := reader{b: b}
 	c := &base.Chunk{Ord: ord}
 	c.Doc = r.string()
@@ -68,7 +146,7 @@ func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
 	c.TokensB = int(r.uvarint())
 	if n := r.uvarint(); n > 0 && r.err == nil {
 		if n > uint64(len(r.b))/4 {
-			r.err = errCorrupt
+			r.err = errMalformed
 		} else {
 			c.VectorB = make([]float32, n)
 			for i := range c.VectorB {
@@ -79,7 +157,7 @@ func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
 	}
 	if n := r.uvarint(); n > 0 && r.err == nil {
 		if n > uint64(len(r.b)) {
-			r.err = errCorrupt
+			r.err = errMalformed
 		} else {
 			c.Keys = make([]string, n)
 			for i := range c.Keys {
@@ -89,18 +167,19 @@ func decodeChunk(ord uint64, b []byte) (*base.Chunk, error) {
 	}
 	c.NEntity = int(r.uvarint())
 	c.NTotal = int(r.uvarint())
+	var flags byte
 	if len(r.b) > 0 && r.err == nil {
-		flags := r.byte()
+		flags = r.byte()
 		c.Permanent = flags&flagPermanent != 0
 		c.TierOwn = flags&flagTierOwn != 0
 	}
 	if len(r.b) > 0 && r.err == nil {
 		c.TierBy = r.string() // chunks written before it was recorded end here: ""
 	}
-	if r.err != nil {
-		return nil, fmt.Errorf("chunk %d: %w", ord, r.err)
+	if r.err == nil && len(r.b) > 0 {
+		r.err = errMalformed
 	}
-	return c, nil
+	return c, flags, r.err
 }
 
 func appendString(b []byte, s string) []byte {
@@ -120,7 +199,7 @@ func (r *reader) uvarint() uint64 {
 	}
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
-		r.err = errCorrupt
+		r.err = errMalformed
 		return 0
 	}
 	r.b = r.b[n:]
@@ -129,7 +208,7 @@ func (r *reader) uvarint() uint64 {
 
 func (r *reader) byte() byte {
 	if r.err != nil || len(r.b) == 0 {
-		r.err = errCorrupt
+		r.err = errMalformed
 		return 0
 	}
 	v := r.b[0]
@@ -140,7 +219,7 @@ func (r *reader) byte() byte {
 func (r *reader) string() string {
 	n := r.uvarint()
 	if r.err != nil || n > uint64(len(r.b)) {
-		r.err = errCorrupt
+		r.err = errMalformed
 		return ""
 	}
 	s := string(r.b[:n])
@@ -208,7 +287,7 @@ func appendOrds(b []byte, ords []uint64) []byte {
 func readOrds(r *reader) []uint64 {
 	n := r.uvarint()
 	if r.err != nil || n > uint64(len(r.b)) {
-		r.err = errCorrupt
+		r.err = errMalformed
 		return nil
 	}
 	ords := make([]uint64, n)
@@ -224,7 +303,7 @@ func decodeLog(b []byte) (*logEntry, error) {
 	r := reader{b: b}
 	e := &logEntry{Deleted: readOrds(&r), Added: readOrds(&r)}
 	if r.err != nil {
-		return nil, r.err
+		return nil, corruptf("replay log entry: %v", r.err)
 	}
 	return e, nil
 }

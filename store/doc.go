@@ -13,9 +13,12 @@
 // # Buckets
 //
 //	meta     schema version, embedder name and dimension, write sequence,
-//	         next chunk ordinal, counters (docs, chunks, per-tier docs)
-//	docs     document id -> JSON record (base.Doc plus its chunk ordinals)
-//	chunks   ordinal (8 bytes, big-endian) -> binary chunk record
+//	         next chunk ordinal, counters (docs, chunks, per-tier docs),
+//	         "from" (the generation a rebuild made this one from)
+//	docs     document id -> JSON record (base.Doc plus its chunk ordinals),
+//	         ending in its checksum member "crc32c"
+//	chunks   ordinal (8 bytes, big-endian) -> binary chunk record, ending
+//	         in its CRC-32C
 //	vecs     segment number (4 bytes) -> up to SegmentSlots slots, each a
 //	         fixed-size base.Slot header followed by dim float32s
 //	dict     string -> uint32 id, for the fixed-size slot attributes
@@ -34,6 +37,53 @@
 //     point leaves the file as of the last committed write.
 //   - Vectors are stored in segments, so opening a store reads them in a few
 //     hundred large reads rather than one per chunk.
+//   - Only the creation of a store (its first generation) and of a
+//     rebuild's generation makes a medkb.db. Opening an existing generation,
+//     read-only or read-write, never creates or initialises one: a
+//     generation without its file, or with an empty or foreign one, is
+//     ErrCorrupt, not a new empty store.
+//
+// # Integrity
+//
+// Everything that finds the store damaged wraps ErrCorrupt and names the
+// file and, where known, the page or the record; no damage may crash a
+// process. Four layers see to it.
+//
+//   - Before bbolt maps a file, openBoltFile reads its meta pages with
+//     ordinary reads and checks them as bbolt does (magic, version, FNV
+//     checksum), that the file is a whole number of pages, that it reaches
+//     the highest page the meta names, and that the root and freelist lie
+//     below it. bbolt maps 64 MiB up front, so a truncated file would
+//     otherwise fault (SIGBUS) on the first page past its end.
+//   - Every transaction runs under guard: a bbolt panic (it asserts on
+//     pages that name another page) and a memory fault in the mapping
+//     (debug.SetPanicOnFault: a page number past the end of the file)
+//     become ErrCorrupt naming the page.
+//   - Chunk and document records carry a CRC-32C, verified on every read
+//     and by Check, so that a flipped byte in a document's text is an error
+//     rather than a wrong answer. Older medkb ignores the checksums (a
+//     trailing field, an unknown flag bit, an unknown JSON member), and
+//     reads and writes such a store; the records it writes, and those
+//     written before checksums existed, read unchecked until a rebuild
+//     rewrites them. The encoding keeps damage from passing for such a
+//     record (see codec.go).
+//   - Check (and Verify, which opens read-only and still walks the pages of
+//     a file too damaged to open) walks the file itself (checkPages,
+//     ordinary reads again):
+//     pages that name another page, bad page types, elements or overflow
+//     pages running past their page or the file, keys out of order, pages
+//     reached twice (a cycle), free pages in use, pages neither. Only when
+//     every page is sound does it run bbolt's own Tx.Check, whose goroutine
+//     guard cannot cover; it then verifies every record in each bucket whose
+//     pages are sound, and the invariants only when none is damaged. Live
+//     vectors must be unit or zero: a flipped byte in a float shows there.
+//
+// Generations are removed only by WriterLock.Prune, which removes nothing
+// (ErrWouldLoseData) when the live generation does not open or its
+// document counter disagrees with its records, when another generation
+// holds more documents and is not the one the live one was rebuilt from
+// (Meta.From) or older, or when another generation's valid bbolt file
+// does not open.
 //
 // # Caveats
 //
@@ -41,6 +91,25 @@
 // read-only opens from other processes wait (up to Options.LockTimeout)
 // until it closes. It also holds the store-wide writer lock (LOCK, see
 // LockWriter), taken before CURRENT is read, so that a rebuild never
-// replaces the generation a writer is writing. The writer of one Store must be single: Write serialises
-// through bbolt's own writer lock.
+// replaces the generation a writer is writing. The writer of one Store
+// must be single: Write serialises through bbolt's own writer lock.
+//
+// The vector slots carry no checksum: Check finds a damaged vector only
+// when its length is no longer 1 (a flipped low mantissa bit passes), and
+// queries read the slab as it is; a rebuild re-embeds every chunk. Graph
+// records (ents, trip) and the replay log have no checksums either: Check
+// finds only what does not decode.
+//
+// Outside Check nothing walks the tree before reading it. A damaged
+// branch page that points back to an ancestor would send bbolt's cursor
+// round until memory runs out; Check's walk reports such a cycle, the
+// other commands would not return. The fault-injection runs never made
+// one, but they cannot rule it out.
+//
+// A write transaction that panics on a damaged page may leave bbolt's
+// locks held; such a Store skips bbolt's Close, leaving the file to the
+// end of the process. An invalid meta page is bbolt's way of surviving a
+// torn write: bbolt reads the other, one transaction older, and the next
+// write overwrites the damaged one for good. Check reports it and a
+// rebuild refuses to copy such a generation, but an ingest writes on.
 package store

@@ -4,8 +4,19 @@ import "errors"
 
 var (
 	// ErrNotStore is returned when a directory exists, is not empty and has
-	// no CURRENT file, or CURRENT names no generation.
+	// no CURRENT file.
 	ErrNotStore = errors.New("medkb: not a medkb store")
+	// ErrCorrupt is wrapped by every error that finds the store damaged: a
+	// CURRENT that names no generation or one without its bbolt file, a
+	// file that is empty, truncated or not a medkb file, a damaged page, a
+	// record that fails its checksum or does not decode. The message names
+	// the file and, where known, the page or the record.
+	ErrCorrupt = errors.New("medkb: store is corrupt")
+	// ErrWouldLoseData is returned by WriterLock.Prune (and so by a
+	// rebuild) when removing generations could lose documents: the live
+	// generation is unreadable, has lost documents, or holds fewer than
+	// another generation that is not its predecessor.
+	ErrWouldLoseData = errors.New("medkb: refusing to remove generations")
 	// ErrNewerSchema is returned when the store was written by a newer medkb.
 	ErrNewerSchema = errors.New("medkb: store has a newer schema version")
 	// ErrLocked is returned when another process holds the store's lock

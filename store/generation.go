@@ -30,20 +30,46 @@ func genNumber(name string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
-// Current returns the generation CURRENT names in dir.
+// Current returns the generation CURRENT names in dir: ErrNotStore when
+// there is no CURRENT file, ErrCorrupt when it names no generation.
 func Current(dir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, currentFile))
+	path := filepath.Join(dir, currentFile)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("%w: %s has no CURRENT file", ErrNotStore, dir)
 	}
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("medkb: %w", err)
 	}
 	name := strings.TrimSpace(string(b))
+	if name == "" {
+		return "", corruptFile(path, "empty; it names the live generation%s", dataHint(dir, "", noData))
+	}
 	if _, ok := genNumber(name); !ok {
-		return "", fmt.Errorf("%w: %s/CURRENT names %q", ErrNotStore, dir, name)
+		return "", corruptFile(path, "names %.40q, not a generation (gen-NNNNNN)%s", name, dataHint(dir, "", noData))
 	}
 	return name, nil
+}
+
+// noData is dataHint's text when no generation has a bbolt file.
+const noData = "; no generation has a medkb.db: restore a backup"
+
+// dataHint tells how to repair a store whose CURRENT, or the generation
+// it names (except), is wrong: it names the other generations that have a
+// bbolt file; none is said when there is none.
+func dataHint(dir, except, none string) string {
+	names, _ := Generations(dir)
+	var have []string
+	for _, name := range names {
+		if st, err := os.Stat(filepath.Join(dir, name, dbFile)); name != except && err == nil && st.Size() > 0 {
+			have = append(have, name)
+		}
+	}
+	if len(have) == 0 {
+		return none
+	}
+	return fmt.Sprintf("; %s %s a medkb.db: point CURRENT at the right one (echo %s > %s), then run medkb check",
+		strings.Join(have, ", "), map[bool]string{true: "has", false: "have"}[len(have) == 1], have[len(have)-1], filepath.Join(dir, currentFile))
 }
 
 // Generations lists the generation directories in dir, oldest first.

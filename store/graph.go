@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -28,7 +27,7 @@ func (s *Store) PutGraph(ents []base.Entity, triples []base.Triple) (GraphChange
 	if s.readOnly {
 		return gc, ErrReadOnly
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		eb, tb, rb := tx.Bucket(bucketEnts), tx.Bucket(bucketTrip), tx.Bucket(bucketRTrip)
 		putEnt := func(e base.Entity) error {
 			k := joinKey(e.Type, e.Name)
@@ -39,7 +38,7 @@ func (s *Store) PutGraph(ents []base.Entity, triples []base.Triple) (GraphChange
 			var aliases []string
 			if old != nil {
 				if err := json.Unmarshal(old, &aliases); err != nil {
-					return fmt.Errorf("%w: entity %s %q: %v", errCorrupt, e.Type, e.Name, err)
+					return corruptf("entity %s %q: %v", e.Type, e.Name, err)
 				}
 			} else {
 				gc.Entities++
@@ -93,7 +92,7 @@ type tripleValue struct {
 // LoadEntities reads every entity, in key order, without the triples.
 func (s *Store) LoadEntities() ([]base.Entity, error) {
 	var ents []base.Entity
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		ents, err = readEntities(tx)
 		return err
@@ -106,11 +105,11 @@ func readEntities(tx *bolt.Tx) ([]base.Entity, error) {
 	err := tx.Bucket(bucketEnts).ForEach(func(k, v []byte) error {
 		f := splitKey(k, 2)
 		if f == nil {
-			return fmt.Errorf("%w: entity key %q", errCorrupt, k)
+			return corruptf("entity key %q", k)
 		}
 		e := base.Entity{Type: f[0], Name: f[1]}
 		if err := json.Unmarshal(v, &e.Aliases); err != nil {
-			return fmt.Errorf("%w: entity %q: %v", errCorrupt, k, err)
+			return corruptf("entity %q: %v", k, err)
 		}
 		ents = append(ents, e)
 		return nil
@@ -122,24 +121,30 @@ func readEntities(tx *bolt.Tx) ([]base.Entity, error) {
 func (s *Store) LoadGraph() ([]base.Entity, []base.Triple, error) {
 	var ents []base.Entity
 	var triples []base.Triple
-	err := s.db.View(func(tx *bolt.Tx) error {
-		var err error
-		if ents, err = readEntities(tx); err != nil {
-			return err
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		ents, triples, err = readGraph(tx)
+		return err
+	})
+	return ents, triples, err
+}
+
+// readGraph reads every entity and triple of tx.
+func readGraph(tx *bolt.Tx) (ents []base.Entity, triples []base.Triple, err error) {
+	if ents, err = readEntities(tx); err != nil {
+		return nil, nil, err
+	}
+	err = tx.Bucket(bucketTrip).ForEach(func(k, v []byte) error {
+		f := splitKey(k, 5)
+		if f == nil {
+			return corruptf("triple key %q", k)
 		}
-		return tx.Bucket(bucketTrip).ForEach(func(k, v []byte) error {
-			f := splitKey(k, 5)
-			if f == nil {
-				return fmt.Errorf("%w: triple key %q", errCorrupt, k)
-			}
-			var tv tripleValue
-			if err := json.Unmarshal(v, &tv); err != nil {
-				return fmt.Errorf("%w: triple %q: %v", errCorrupt, k, err)
-			}
-			triples = append(triples, base.Triple{HeadType: f[0], Head: f[1], Relation: f[2],
-				TailType: f[3], Tail: f[4], Source: tv.Source, Weight: tv.Weight})
-			return nil
-		})
+		var tv tripleValue
+		if err := json.Unmarshal(v, &tv); err != nil {
+			return corruptf("triple %q: %v", k, err)
+		}
+		triples = append(triples, base.Triple{HeadType: f[0], Head: f[1], Relation: f[2],
+			TailType: f[3], Tail: f[4], Source: tv.Source, Weight: tv.Weight})
+		return nil
 	})
 	return ents, triples, err
 }

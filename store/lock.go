@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/medkb/medkb/internal/fsync"
 )
 
@@ -143,22 +145,56 @@ func (l *WriterLock) Publish(gen string) error {
 // "Open" means that some process holds bbolt's flock on the generation's
 // medkb.db (readers hold a shared one): Prune takes a non-blocking
 // exclusive flock and removes the directory only if it gets it.
+//
+// Prune removes nothing and returns ErrWouldLoseData when that could lose
+// documents: when the live generation does not open, or its document
+// counter disagrees with its records; when another generation holds more
+// documents than the live one and is not the generation the live one was
+// rebuilt from or older (Meta.From), so that CURRENT may name the wrong
+// one; or when another generation is a bbolt file that does not open, so
+// that what it holds is unknown.
 func (l *WriterLock) Prune() (removed, inUse []string, err error) {
 	if l.f == nil {
 		panic("medkb: store.WriterLock.Prune after Release")
 	}
 	cur, err := Current(l.dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%w: %w", ErrWouldLoseData, err)
+	}
+	live, err := surveyGeneration(l.dir, cur)
+	if err == nil && live.keys != live.meta.Docs {
+		err = corruptFile(filepath.Join(l.dir, cur, dbFile), "its counter says %d documents, its records are %d: it lost documents", live.meta.Docs, live.keys)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: the live generation %s: %w", ErrWouldLoseData, cur, err)
 	}
 	names, err := Generations(l.dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	from, _ := genNumber(live.meta.From)
+	var doomed []string
 	for _, name := range names {
 		if name == cur {
 			continue
 		}
+		n, _ := genNumber(name)
+		g, err := surveyGeneration(l.dir, name)
+		switch {
+		case errors.Is(err, ErrLocked):
+			inUse = append(inUse, name)
+			continue
+		case err != nil && g.bolt && !errors.Is(err, errNotMedkb):
+			return nil, nil, fmt.Errorf("%w: %s does not open, so what it holds is unknown (%w); move it out of %s by hand if it is garbage",
+				ErrWouldLoseData, name, err, l.dir)
+		case err == nil && g.meta.Docs > live.meta.Docs && n > from:
+			return nil, nil, fmt.Errorf("%w: %s holds %d documents, the live generation %s only %d, and it is not one %s replaced; "+
+				"CURRENT may name the wrong generation: point it at the one you want (echo %s > %s) and run medkb check",
+				ErrWouldLoseData, name, g.meta.Docs, cur, live.meta.Docs, cur, name, filepath.Join(l.dir, currentFile))
+		}
+		doomed = append(doomed, name)
+	}
+	for _, name := range doomed {
 		gone, err := removeIfUnused(filepath.Join(l.dir, name))
 		if err != nil {
 			return removed, inUse, fmt.Errorf("medkb: prune %s: %w", name, err)
@@ -170,6 +206,39 @@ func (l *WriterLock) Prune() (removed, inUse []string, err error) {
 		}
 	}
 	return removed, inUse, nil
+}
+
+// generationSurvey is what Prune reads of a generation.
+type generationSurvey struct {
+	meta Meta
+	keys int  // records in the docs bucket
+	bolt bool // the file is a valid bbolt file, whether or not it opens
+}
+
+// surveyGeneration opens generation gen read-only and reads its counters
+// and the number of its document records. bolt is set when the file passed
+// openBoltFile, so that an error after that (other than errNotMedkb) is
+// damage to a real store, not the torn start of an interrupted rebuild.
+func surveyGeneration(dir, gen string) (generationSurvey, error) {
+	var g generationSurvey
+	s, err := Open(dir, &Options{ReadOnly: true, Generation: gen, LockTimeout: lockRetry})
+	if err != nil {
+		if bf, ferr := openBoltFile(filepath.Join(dir, gen, dbFile)); ferr == nil {
+			g.bolt = true
+			bf.Close()
+		}
+		return g, err
+	}
+	defer s.Close()
+	g.bolt = true
+	if g.meta, err = s.Meta(); err != nil {
+		return g, err
+	}
+	err = s.view(func(tx *bolt.Tx) error {
+		g.keys = tx.Bucket(bucketDocs).Stats().KeyN
+		return nil
+	})
+	return g, err
 }
 
 // removeIfUnused removes the generation directory genDir unless a process

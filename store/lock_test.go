@@ -55,8 +55,12 @@ func TestPublishAndPrune(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Release()
-	g2, err := CreateGeneration(kb)
+	g2, err := CreateGeneration(kb) // what a rebuild does
 	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, g2, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a0")}})
+	if err := g2.SetFrom(GenName(1)); err != nil {
 		t.Fatal(err)
 	}
 	g2.Close()
@@ -106,5 +110,63 @@ func TestBackupCopiesTheSystemOfRecord(t *testing.T) {
 	}
 	for _, p := range c.Check() {
 		t.Errorf("copy: %v", p)
+	}
+}
+
+// Prune removes nothing when that could lose documents: the issue's
+// scenario (CURRENT names a generation without medkb.db), a live
+// generation with fewer documents than one it did not replace, and a
+// generation whose file is damaged.
+func TestPruneRefusesToLoseData(t *testing.T) {
+	kb := filepath.Join(t.TempDir(), "kb")
+	s, err := Open(kb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, s, &Batch{Put: []DocWrite{docWrite("a", base.T1, "a0"), docWrite("b", base.T2, "b0")}})
+	s.Close()
+	l, err := LockWriter(kb, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	refused := func(what string) {
+		t.Helper()
+		removed, _, err := l.Prune()
+		if !errors.Is(err, ErrWouldLoseData) || len(removed) > 0 {
+			t.Fatalf("%s: removed %v, %v", what, removed, err)
+		}
+		if _, err := os.Stat(filepath.Join(kb, GenName(1), dbFile)); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		t.Logf("%s: %v", what, err)
+	}
+	// CURRENT names a generation without medkb.db.
+	if err := os.Mkdir(filepath.Join(kb, GenName(2)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := SetCurrent(kb, GenName(2)); err != nil {
+		t.Fatal(err)
+	}
+	refused("live generation without medkb.db")
+	// ... with an empty medkb.db.
+	if err := os.WriteFile(filepath.Join(kb, GenName(2), dbFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused("live generation with an empty medkb.db")
+	// ... with a valid but empty store that was not rebuilt from gen-000001.
+	os.RemoveAll(filepath.Join(kb, GenName(2)))
+	g, err := CreateGeneration(kb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	refused("live generation with fewer documents")
+	// CURRENT back at the data: the empty generation goes.
+	if err := SetCurrent(kb, GenName(1)); err != nil {
+		t.Fatal(err)
+	}
+	if removed, _, err := l.Prune(); err != nil || !slices.Equal(removed, []string{GenName(2)}) {
+		t.Fatalf("prune behind the right generation: removed %v, %v", removed, err)
 	}
 }

@@ -2,8 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"encoding/json"
-	"fmt"
 	"math"
 
 	bolt "go.etcd.io/bbolt"
@@ -15,7 +13,7 @@ import (
 // missing ordinal gives a nil entry.
 func (s *Store) Chunks(ords []uint64) ([]*base.Chunk, error) {
 	out := make([]*base.Chunk, len(ords))
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChunks)
 		for i, ord := range ords {
 			v := b.Get(u64key(ord))
@@ -36,7 +34,7 @@ func (s *Store) Chunks(ords []uint64) ([]*base.Chunk, error) {
 // Doc reads document id and its chunk ordinals; a missing id gives nil.
 func (s *Store) Doc(id string) (*base.Doc, []uint64, error) {
 	var rec *docRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketDocs).Get([]byte(id))
 		if v == nil {
 			return nil
@@ -53,7 +51,7 @@ func (s *Store) Doc(id string) (*base.Doc, []uint64, error) {
 // Docs reads several documents in one transaction; missing ids give nil.
 func (s *Store) Docs(ids []string) ([]*base.Doc, error) {
 	out := make([]*base.Doc, len(ids))
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketDocs)
 		for i, id := range ids {
 			if v := b.Get([]byte(id)); v != nil {
@@ -78,7 +76,7 @@ type DocInfo struct {
 // ForEachDoc calls fn for every document in id order, with its chunk
 // ordinals, inside one read transaction (a consistent snapshot).
 func (s *Store) ForEachDoc(fn func(d *base.Doc, info DocInfo) error) error {
-	return s.db.View(func(tx *bolt.Tx) error {
+	return s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 			var rec docRecord
 			if err := decodeDoc(string(k), v, &rec); err != nil {
@@ -89,13 +87,6 @@ func (s *Store) ForEachDoc(fn func(d *base.Doc, info DocInfo) error) error {
 	})
 }
 
-func decodeDoc(id string, v []byte, rec *docRecord) error {
-	if err := json.Unmarshal(v, rec); err != nil {
-		return fmt.Errorf("%w: document %q: %v", errCorrupt, id, err)
-	}
-	return nil
-}
-
 // LoadVectors reads every vector slot, segment by segment, into one slab:
 // slot i of the result holds ordinal i. Dead slots are included. alloc
 // provides the slab's zeroed storage (nil means make).
@@ -103,7 +94,7 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 	if alloc == nil {
 		alloc = func(n int) []float32 { return make([]float32, n) }
 	}
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		dim = int(getU64(meta, keyDim))
 		n := int(getU64(meta, keyNextOrd))
@@ -111,13 +102,16 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 			return nil
 		}
 		size := slotHeaderSize + 4*dim
+		if dim > maxDim || uint64(n)*uint64(size) > uint64(tx.Size()) {
+			return corruptf("meta names %d vector slots of dimension %d, more than the file holds", n, dim)
+		}
 		slots = make([]base.Slot, n)
 		vecs = alloc(n * dim)
 		next := 0
 		err := tx.Bucket(bucketVecs).ForEach(func(k, v []byte) error {
 			seg := int(decodeU32(k))
 			if seg*SegmentSlots != next || len(v)%size != 0 || next+len(v)/size > n {
-				return fmt.Errorf("%w: vector segment %d out of place or torn", errCorrupt, seg)
+				return corruptf("vector segment %d out of place or torn", seg)
 			}
 			for off := 0; off < len(v); off += size {
 				slots[next] = getSlot(v[off:], uint64(next))
@@ -127,7 +121,7 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 			return nil
 		})
 		if err == nil && next != n {
-			err = fmt.Errorf("%w: vector segments hold %d slots, %d expected", errCorrupt, next, n)
+			err = corruptf("vector segments hold %d slots, %d expected", next, n)
 		}
 		return err
 	})
@@ -146,7 +140,7 @@ func decodeFloats(dst []float32, src []byte) {
 // when no document has it.
 func (s *Store) DictID(v string) (uint32, bool, error) {
 	var id uint32
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bucketDict).Get([]byte(v)); b != nil {
 			id = decodeU32(b)
 		}
@@ -163,7 +157,7 @@ func (s *Store) DictID(v string) (uint32, bool, error) {
 // replaying again.
 func (s *Store) Replay(since uint64) (*Change, error) {
 	ch := &Change{}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		ch.Seq = getU64(tx.Bucket(bucketMeta), keySeq)
 		if since >= ch.Seq {
 			return nil
@@ -175,7 +169,7 @@ func (s *Store) Replay(since uint64) (*Change, error) {
 		c := logs.Cursor()
 		k, v := c.Seek(u64key(since + 1))
 		if k == nil || decodeU64(k) != since+1 {
-			return fmt.Errorf("%w: replay log does not reach back to sequence %d; rebuild the index (medkb rebuild)", errCorrupt, since+1)
+			return corruptf("replay log does not reach back to sequence %d; rebuild the index (medkb rebuild)", since+1)
 		}
 		var added []uint64
 		for ; k != nil; k, v = c.Next() {
@@ -209,7 +203,7 @@ func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
 		if d == nil {
 			dv := docs.Get([]byte(c.Doc))
 			if dv == nil {
-				return fmt.Errorf("%w: chunk %d names missing document %q", errCorrupt, ord, c.Doc)
+				return corruptf("chunk %d names missing document %q", ord, c.Doc)
 			}
 			var rec docRecord
 			if err := decodeDoc(c.Doc, dv, &rec); err != nil {

@@ -9,6 +9,10 @@ const SchemaVersion = 1
 // SegmentSlots is the number of vector slots per stored segment.
 const SegmentSlots = 256
 
+// maxDim bounds a plausible vector dimension, so that a damaged counter
+// is reported rather than allocated.
+const maxDim = 1 << 16
+
 // slotHeaderSize is the encoded size of a base.Slot (the ordinal is
 // implied by the slot's position).
 const slotHeaderSize = 32
@@ -31,6 +35,7 @@ var (
 // Keys of the meta bucket.
 var (
 	keySchema   = []byte("schema")
+	keyFrom     = []byte("from") // the generation this one was rebuilt from
 	keyEmbedder = []byte("embedder")
 	keyDim      = []byte("dim")
 	keySeq      = []byte("seq")

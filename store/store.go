@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -18,6 +19,7 @@ type Store struct {
 	db       *bolt.DB
 	readOnly bool
 	writer   *WriterLock // held by a read-write Store until Close
+	broken   bool        // a write transaction panicked; see Close
 }
 
 // Meta is the store-wide metadata.
@@ -33,6 +35,9 @@ type Meta struct {
 	Tiers    [4]int
 	Entities int
 	Triples  int
+	// From is the generation this one was rebuilt from (SetFrom); "" for
+	// a store's first generation.
+	From string
 }
 
 // Open opens the store in dir at the generation CURRENT names, creating
@@ -70,13 +75,13 @@ func openDir(dir string, opts *Options) (*Store, error) {
 	if gen == "" {
 		var err error
 		gen, err = Current(dir)
-		if errors.Is(err, ErrNotStore) {
+		if errors.Is(err, ErrNotStore) { // no CURRENT file
 			empty, eerr := isEmptyDir(dir)
 			switch {
 			case eerr != nil:
 				return nil, eerr
 			case !empty:
-				return nil, fmt.Errorf("%w: %s is not empty and has no CURRENT file", ErrNotStore, dir)
+				return nil, fmt.Errorf("%w: %s is not empty and has no CURRENT file%s", ErrNotStore, dir, dataHint(dir, "", ""))
 			case readOnly:
 				return nil, fmt.Errorf("%w: %s (ingest something first)", ErrMissing, dir)
 			}
@@ -86,7 +91,7 @@ func openDir(dir string, opts *Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	return openGen(dir, gen, opts)
+	return openGen(dir, gen, opts, false)
 }
 
 // create makes dir with a first generation and points CURRENT at it.
@@ -98,7 +103,7 @@ func create(dir string, opts *Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, gen), 0o755); err != nil {
 		return nil, err
 	}
-	s, err := openGen(dir, gen, opts)
+	s, err := openGen(dir, gen, opts, true)
 	if err != nil {
 		return nil, err
 	}
@@ -120,54 +125,88 @@ func CreateGeneration(dir string) (*Store, error) {
 	if err := os.Mkdir(filepath.Join(dir, gen), 0o755); err != nil {
 		return nil, err
 	}
-	return openGen(dir, gen, nil)
+	return openGen(dir, gen, nil, true)
 }
 
-func openGen(dir, gen string, opts *Options) (*Store, error) {
+// openGen opens generation gen of dir. Only create makes a new bbolt file
+// (in a generation directory made just before); otherwise the file must
+// exist and pass openBoltFile's validation before bbolt maps it, and it
+// must be a medkb file (init).
+func openGen(dir, gen string, opts *Options, create bool) (*Store, error) {
 	readOnly := opts != nil && opts.ReadOnly
 	path := filepath.Join(dir, gen, dbFile)
-	if readOnly {
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrNotStore, path, err)
+	if !create {
+		if _, err := os.Stat(filepath.Join(dir, gen)); errors.Is(err, fs.ErrNotExist) {
+			return nil, corruptFile(filepath.Join(dir, currentFile), "names %s, which does not exist%s", gen, dataHint(dir, gen, noData))
 		}
+		bf, err := openBoltFile(path)
+		if err != nil {
+			var ce *corruptError
+			if errors.As(err, &ce) {
+				none := "; restore it from a backup, or check it (medkb check) for what is left"
+				if _, serr := os.Stat(path); serr != nil {
+					none = noData
+				}
+				ce.msg += dataHint(dir, gen, none)
+			}
+			return nil, err
+		}
+		bf.Close()
 	}
-	db, err := bolt.Open(path, 0o644, &bolt.Options{
-		Timeout:         opts.lockTimeout(),
-		ReadOnly:        readOnly,
-		FreelistType:    bolt.FreelistMapType,
-		InitialMmapSize: 64 << 20,
+	var db *bolt.DB
+	err := guard(path, nil, func() (err error) {
+		db, err = bolt.Open(path, 0o644, &bolt.Options{
+			Timeout:         opts.lockTimeout(),
+			ReadOnly:        readOnly,
+			FreelistType:    bolt.FreelistMapType,
+			InitialMmapSize: 64 << 20,
+		})
+		return err
 	})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("%w (waited %s for %s; try again later or raise --lock-timeout)", ErrLocked, opts.lockTimeout(), dir)
 	}
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		err = fmt.Errorf("medkb: open %s: %w", path, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("medkb: open %s: %w", path, err)
+		return nil, err
 	}
 	s := &Store{dir: dir, gen: gen, db: db, readOnly: readOnly}
-	if err := s.init(); err != nil {
-		db.Close()
+	if err := s.init(create); err != nil {
+		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// init creates the buckets of a new file and checks the schema version.
-func (s *Store) init() error {
+// init creates the buckets of a new file, and checks that an existing one
+// is a medkb file of a schema this package reads.
+func (s *Store) init(create bool) error {
 	check := func(tx *bolt.Tx) error {
 		m := tx.Bucket(bucketMeta)
 		if m == nil {
-			return fmt.Errorf("%w: %s has no meta bucket", ErrNotStore, s.Path())
+			return &corruptError{msg: "no meta bucket: not a medkb file", kind: errNotMedkb}
 		}
-		if v := getU64(m, keySchema); v > SchemaVersion {
+		v := getU64(m, keySchema)
+		if v == 0 {
+			return corruptf("no schema version: not a medkb file")
+		}
+		if v > SchemaVersion {
 			return fmt.Errorf("%w: %d > %d; upgrade medkb to read %s", ErrNewerSchema, v, SchemaVersion, s.dir)
+		}
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil {
+				return corruptf("bucket %s is missing", name)
+			}
 		}
 		return nil
 	}
 	if s.readOnly {
-		return s.db.View(check)
+		return s.view(check)
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketMeta) == nil {
+	return s.update(func(tx *bolt.Tx) error {
+		if create && tx.Bucket(bucketMeta) == nil {
 			for _, name := range allBuckets {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 					return err
@@ -179,9 +218,15 @@ func (s *Store) init() error {
 	})
 }
 
-// Close releases the file and its locks.
+// Close releases the file and its locks. A Store whose write transaction
+// failed on a damaged page may hold bbolt's locks in a state where closing
+// would wait forever; its file is left to the end of the process.
 func (s *Store) Close() error {
-	return errors.Join(s.db.Close(), s.writer.Release())
+	var err error
+	if !s.broken {
+		err = s.db.Close()
+	}
+	return errors.Join(err, s.writer.Release())
 }
 
 // Dir returns the store directory; Generation the open generation's name.
@@ -200,7 +245,7 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // Meta reads the store-wide metadata.
 func (s *Store) Meta() (Meta, error) {
 	var m Meta
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketMeta)
 		m = Meta{
 			Schema:   int(getU64(b, keySchema)),
@@ -213,6 +258,7 @@ func (s *Store) Meta() (Meta, error) {
 			Vectors:  int(getU64(b, keyLive)),
 			Entities: int(getU64(b, keyEntities)),
 			Triples:  int(getU64(b, keyTriples)),
+			From:     string(b.Get(keyFrom)),
 		}
 		for i := range m.Tiers {
 			m.Tiers[i] = int(getU64(b, keyTierDocs[i+1]))
@@ -229,8 +275,20 @@ func (s *Store) SetEmbedder(name string, dim int) error {
 	if s.readOnly {
 		return ErrReadOnly
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		return checkEmbedder(tx.Bucket(bucketMeta), name, dim)
+	})
+}
+
+// SetFrom records that this generation was rebuilt from generation gen,
+// once the rebuild is complete: Prune may then remove gen and older
+// generations even when they hold more documents (deleted since).
+func (s *Store) SetFrom(gen string) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keyFrom, []byte(gen))
 	})
 }
 

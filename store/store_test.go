@@ -1,10 +1,14 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,7 +39,9 @@ func docWrite(id string, tier base.Tier, texts ...string) DocWrite {
 	w := DocWrite{Doc: base.Doc{ID: id, Text: "x", Tier: tier, Patient: "P1", Time: "2020-01-02"}}
 	for i, tx := range texts {
 		w.Chunks = append(w.Chunks, base.Chunk{Text: tx, TokensA: len(tx), Tier: tier, Keys: []string{"k"}, NTotal: 1})
-		w.Vectors = append(w.Vectors, float32(i), 1, 0, 0)
+		unit := make([]float32, testDim) // vectors are normalised
+		unit[i%testDim] = 1
+		w.Vectors = append(w.Vectors, unit...)
 	}
 	return w
 }
@@ -85,9 +91,10 @@ func TestWriteUpsertDelete(t *testing.T) {
 }
 
 // TestChunkCodec round-trips a chunk with every field set, and reads
-// chunks written by older versions, which end earlier: one written before
-// the tier's reason was recorded reads with TierBy "", one written before
-// the flags byte existed as having no flags either.
+// chunks written by older versions, which end earlier and carry no
+// checksum: one written before the tier's reason was recorded reads with
+// TierBy "", one written before the flags byte existed as having no flags
+// either. A flipped byte anywhere in a record with a checksum is an error.
 func TestChunkCodec(t *testing.T) {
 	c := base.Chunk{Ord: 7, Doc: "d", Index: 2, Tier: base.T1, Text: "penicillin anaphylaxis", TokensA: 3,
 		TextB: "anaphylaxis", TokensB: 1, VectorB: []float32{0.5, -1}, Keys: []string{"anaphylaxis"},
@@ -97,17 +104,58 @@ func TestChunkCodec(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(*got, c) {
 		t.Fatalf("round trip: %+v %v", got, err)
 	}
-	flagsEnd := len(b) - 1 - len(c.TierBy) // a one-byte length, then the text
-	noReason, err := decodeChunk(7, b[:flagsEnd])
+	// An old record: no checksum, and the flags byte without flagSum.
+	old := bytes.Clone(b[:len(b)-4])
+	flagsEnd := len(old) - 1 - len(c.TierBy) // a one-byte length, then the text
+	old[flagsEnd-1] &^= flagSum
+	noReason, err := decodeChunk(7, old[:flagsEnd])
 	if err != nil || !noReason.Permanent || !noReason.TierOwn || noReason.TierBy != "" || noReason.NTotal != 1 {
 		t.Fatalf("chunk without the tier's reason: %+v %v", noReason, err)
 	}
-	noFlags, err := decodeChunk(7, b[:flagsEnd-1])
+	noFlags, err := decodeChunk(7, old[:flagsEnd-1])
 	if err != nil || noFlags.Permanent || noFlags.TierOwn || noFlags.TierBy != "" || noFlags.NTotal != 1 {
 		t.Fatalf("chunk without the flags byte: %+v %v", noFlags, err)
 	}
-	if _, err := decodeChunk(7, b[:len(b)-1]); err == nil {
+	if _, err := decodeChunk(7, old[:len(old)-1]); err == nil {
 		t.Error("a chunk cut inside its tier's reason decoded without error")
+	}
+	for i := range b {
+		flipped := bytes.Clone(b)
+		flipped[i] ^= 0x20
+		if got, err := decodeChunk(7, flipped); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d flipped: %+v %v", i, got, err)
+		}
+	}
+}
+
+// TestDocChecksum: a document record carries its checksum as a JSON member
+// that older readers ignore; a flipped byte anywhere is an error, even in
+// the member's name, and a record without it reads unchecked.
+func TestDocChecksum(t *testing.T) {
+	rec := docRecord{Doc: base.Doc{ID: "d1", Text: "Penicillin: anaphylaxis.", Tier: base.T1}, Chunks: []uint64{3, 4}}
+	plain, err := json.Marshal(&rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := sealDoc(plain)
+	var old docRecord
+	if err := json.Unmarshal(v, &old); err != nil || !reflect.DeepEqual(old, rec) {
+		t.Fatalf("a reader without checksums: %+v %v", old, err)
+	}
+	var got docRecord
+	if err := decodeDoc("d1", v, &got); err != nil || !reflect.DeepEqual(got, rec) {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+	got = docRecord{}
+	if err := decodeDoc("d1", plain, &got); err != nil || !reflect.DeepEqual(got, rec) {
+		t.Fatalf("an old record: %+v %v", got, err)
+	}
+	for i := range v {
+		flipped := bytes.Clone(v)
+		flipped[i] ^= 0x01
+		if err := decodeDoc("d1", flipped, &got); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d (%q) flipped: %v", i, v[i], err)
+		}
 	}
 }
 
@@ -284,4 +332,81 @@ func TestGraphDedupAndAliases(t *testing.T) {
 	if m, _ := s.Meta(); m.Entities != 2 || m.Triples != 1 {
 		t.Fatalf("meta: %+v", m)
 	}
+}
+
+// TestDamagedPageIsAnError points the docs bucket at a page past the end
+// of the file, inside bbolt's mapping: reading it faults (SIGBUS), which
+// must come back as an ErrCorrupt naming the page, and Check must name the
+// bad reference without reading it.
+func TestDamagedPageIsAnError(t *testing.T) {
+	kb := filepath.Join(t.TempDir(), "kb")
+	s, err := Open(kb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var puts []DocWrite
+	for i := range 40 { // more than fits inline in the root bucket's page
+		puts = append(puts, docWrite(fmt.Sprintf("doc-%02d", i), base.T3, "some text of the document"))
+	}
+	write(t, s, &Batch{Put: puts})
+	path := s.Path()
+	s.Close()
+
+	bf, err := openBoltFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := bf.page(bf.meta.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beyond := uint64(bf.size)/uint64(bf.pageSize) + 100
+	bf.Close()
+	off := -1
+	for i := range int(ne.Uint16(root[10:])) { // the root's leaf elements: the buckets
+		e := root[pageHeaderSize+i*elemSize:]
+		pos, ksize := int(ne.Uint32(e[4:])), int(ne.Uint32(e[8:]))
+		if k := pageHeaderSize + i*elemSize + pos; string(root[k:k+ksize]) == "docs" {
+			off = k + ksize // the bucket's header: its root page first
+		}
+	}
+	if off < 0 || ne.Uint64(root[off:]) == 0 {
+		t.Fatal("docs bucket not found, or inline")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [8]byte
+	ne.PutUint64(b[:], beyond)
+	if _, err := f.WriteAt(b[:], int64(bf.meta.root)*int64(bf.pageSize)+int64(off)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	r, err := Open(kb, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, err = r.Docs([]string{"doc-01"})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("page %d: memory fault", beyond)) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("reading a page past the end of the file: %v", err)
+	}
+	problems := r.Check()
+	if len(problems) == 0 || !strings.Contains(problems[0].Error(), fmt.Sprintf("bucket docs: reaches page %d, outside pages", beyond)) {
+		t.Fatalf("check: %v", problems)
+	}
+}
+
+// A caller's bug (a document without a resolved tier) still panics: guard
+// turns only damage into errors.
+func TestGuardKeepsAssertions(t *testing.T) {
+	s := openTest(t)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "no resolved tier") {
+			t.Fatalf("want the assertion's panic, got %v", r)
+		}
+	}()
+	s.Write(&Batch{Put: []DocWrite{docWrite("a", base.TierNone, "a0")}, Embedder: "test", Dim: testDim})
 }

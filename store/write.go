@@ -66,7 +66,7 @@ func (s *Store) Write(b *Batch) (*Change, error) {
 	}
 	puts := lastPerID(b.Put)
 	var ch *Change
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		w := newWriter(tx)
 		if len(puts) > 0 {
 			if err := checkEmbedder(w.meta, b.Embedder, b.Dim); err != nil {
@@ -176,8 +176,8 @@ func (w *writer) remove(id string, ch *Change) error {
 		return nil
 	}
 	var rec docRecord
-	if err := json.Unmarshal(v, &rec); err != nil {
-		return fmt.Errorf("%w: document %q: %v", errCorrupt, id, err)
+	if err := decodeDoc(id, v, &rec); err != nil {
+		return err
 	}
 	for _, ord := range rec.Chunks {
 		if err := w.chunks.Delete(u64key(ord)); err != nil {
@@ -241,7 +241,7 @@ func (w *writer) put(d *DocWrite, dim int, ch *Change) error {
 	if err != nil {
 		return err
 	}
-	if err := w.docs.Put([]byte(doc.ID), v); err != nil {
+	if err := w.docs.Put([]byte(doc.ID), sealDoc(v)); err != nil {
 		return err
 	}
 	addU64(w.meta, keyDocs, 1)
@@ -288,7 +288,7 @@ func (w *writer) killSlot(ord uint64) error {
 	b := w.segment(n)
 	size := w.slotSize()
 	if size == 0 || (i+1)*size > len(b) {
-		return fmt.Errorf("%w: no vector slot for chunk %d", errCorrupt, ord)
+		return corruptf("no vector slot for chunk %d", ord)
 	}
 	b[i*size+5] = 0 // the Alive byte of the header
 	return nil

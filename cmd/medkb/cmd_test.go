@@ -14,7 +14,7 @@ import (
 
 // cli runs one command line in process and returns its exit status and
 // output streams.
-func cli(t *testing.T, stdin string, args ...string) (int, string, string) {
+func cli(t testing.TB, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := run(args, strings.NewReader(stdin), &out, &errOut)

@@ -12,5 +12,8 @@
 // drive the whole CLI in process (cmd_test.go). Each subcommand lives in
 // its own file (cmd_<verb>.go, bench_<what>.go) and opens the store itself:
 // read-only for anything that only reads, so queries never take the
-// writer's lock.
+// writer's lock. check reads the system of record read-only before it
+// opens a sound store read-write (medkb.Check). corrupt_test.go runs the
+// CLI in child processes on damaged copies of a store, so that a panic or
+// a fatal signal fails the test instead of ending it.
 package main
