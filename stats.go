@@ -3,6 +3,7 @@ package medkb
 import (
 	"fmt"
 
+	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/store"
 )
@@ -42,7 +43,9 @@ func (db *DB) Stats() (*Stats, error) {
 }
 
 // Check verifies that the store is consistent and that the BM25 index and
-// the vector slab agree with it; it returns every problem found.
+// the vector slab agree with it; it returns every problem found. Problems
+// of the BM25 index wrap ErrIndexDamaged or ErrIndexBehind: RepairIndex
+// fixes those. It reads every segment of the index whole (bm25.Verify).
 func (db *DB) Check() ([]error, error) {
 	g, release, err := db.snapshot()
 	if err != nil {
@@ -64,24 +67,11 @@ func (db *DB) Check() ([]error, error) {
 	if err != nil {
 		return nil, err
 	}
-	if seq, err := g.bm.Seq(); err != nil {
+	if bm, done, err := db.index(g); err != nil {
 		problems = append(problems, err)
-	} else if seq != m.Seq {
-		problems = append(problems, fmt.Errorf("bm25 index reflects sequence %d, store is at %d", seq, m.Seq))
-	}
-	indexed := 0
-	err = g.bm.Ords(func(ord uint64) error {
-		indexed++
-		if !live[ord] && len(problems) < 100 {
-			problems = append(problems, fmt.Errorf("bm25 index has chunk %d, which the store does not", ord))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if indexed != len(live) {
-		problems = append(problems, fmt.Errorf("bm25 index has %d chunks, the store %d", indexed, len(live)))
+	} else {
+		problems = append(problems, checkIndex(g.st, bm, m.Seq, live)...)
+		done()
 	}
 	if g.vec.Live() != len(live) {
 		problems = append(problems, fmt.Errorf("vector slab has %d live slots, the store %d chunks", g.vec.Live(), len(live)))
@@ -93,6 +83,39 @@ func (db *DB) Check() ([]error, error) {
 		}
 	}
 	return problems, nil
+}
+
+// checkIndex compares the BM25 index bm of st with the store at sequence
+// seq holding the chunks live; every problem wraps ErrIndexDamaged.
+func checkIndex(st *store.Store, bm *bm25.Index, seq uint64, live map[uint64]bool) []error {
+	if err := bm.Verify(); err != nil {
+		return []error{damaged(st, err)} // reading on could panic or mislead
+	}
+	var problems []error
+	add := func(err error) {
+		if len(problems) < 100 {
+			problems = append(problems, damaged(st, err))
+		}
+	}
+	if have, err := bm.Seq(); err != nil {
+		add(err)
+	} else if have != seq {
+		add(fmt.Errorf("bm25 index reflects sequence %d, store is at %d", have, seq))
+	}
+	indexed := 0
+	err := bm.Ords(func(ord uint64) error {
+		indexed++
+		if !live[ord] {
+			add(fmt.Errorf("bm25 index has chunk %d, which the store does not", ord))
+		}
+		return nil
+	})
+	if err != nil {
+		add(err)
+	} else if indexed != len(live) {
+		add(fmt.Errorf("bm25 index has %d chunks, the store %d", indexed, len(live)))
+	}
+	return problems
 }
 
 // DocView is a document with its chunks, for `medkb show`.
