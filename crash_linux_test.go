@@ -85,15 +85,6 @@ func ingestBatch(t *testing.T, db *DB, first int) (*IngestResult, error) {
 
 const fillBatch = 25
 
-func docCount(t *testing.T, db *DB) int {
-	t.Helper()
-	s, err := db.Stats()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Docs
-}
-
 // fullDiskTrials is how many sizes of tmpfs TestFullDisk fills: each
 // fills at another point of a write.
 const fullDiskTrials = 6
