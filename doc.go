@@ -67,6 +67,12 @@
 //     read-write open, which waits for readers to close anyway.
 //   - A read-write DB retries a failed BM25 update at its next write, not
 //     at the next query: queries in between fail with ErrIndexBehind.
+//   - A query that overlaps an index update failing on a full disk may
+//     fail with bm25.ErrCorrupt ("bleve panicked"): when bleve 2.6.1
+//     cannot commit root.bolt it closes the segments it has already
+//     swapped into the snapshot searches read. The index on disk is
+//     intact; the writer closes it at once, and later queries report
+//     ErrIndexBehind.
 //   - Open does not read segments whole, so a segment garbled where opening
 //     does not look serves queries (possibly wrong hits, or ErrCorrupt)
 //     until Check finds it.

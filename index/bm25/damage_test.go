@@ -108,9 +108,14 @@ func TestRebuildReplacesDamagedIndex(t *testing.T) {
 	if err := os.Remove(zaps[0]); err != nil {
 		t.Fatal(err)
 	}
+	// scorch fails, or falls back to the snapshot before the segment
+	// (the index as created), depending on whether it pruned it yet.
 	if ix, err := Open(dir, nil); err == nil {
+		seq, _ := ix.Seq()
 		ix.Close()
-		t.Fatal("an index without its segment opened")
+		if seq != 0 {
+			t.Fatalf("an index without its segment opened at seq %d", seq)
+		}
 	}
 
 	boom := errors.New("boom")
