@@ -3,6 +3,7 @@ package medkb
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -25,7 +26,7 @@ import (
 
 // Environment of the child process.
 const (
-	envChild = "MEDKB_CRASH_CHILD" // "ingest" or "rebuild"
+	envChild = "MEDKB_CRASH_CHILD" // "ingest", "rebuild" or "open"
 	envDir   = "MEDKB_CRASH_DIR"
 	envFrom  = "MEDKB_CRASH_FROM" // first new document number
 	envTo    = "MEDKB_CRASH_TO"   // stop before this one
@@ -55,6 +56,15 @@ func crashDoc(i, v int) base.Doc {
 
 func crashID(i int) string { return fmt.Sprintf("doc-%06d", i) }
 
+func docCount(t *testing.T, db *DB) int {
+	t.Helper()
+	s, err := db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Docs
+}
+
 // TestCrashChild is the child process of the crash tests; it does nothing
 // in a normal test run.
 func TestCrashChild(t *testing.T) {
@@ -69,6 +79,11 @@ func TestCrashChild(t *testing.T) {
 	case "rebuild":
 		fmt.Println("READY")
 		_, err = Rebuild(context.Background(), os.Getenv(envDir), &RebuildOptions{Grace: 10 * time.Millisecond})
+	case "open": // a read-write open, which repairs the BM25 index
+		var db *DB
+		if db, err = Open(os.Getenv(envDir), nil); err == nil {
+			err = db.Close()
+		}
 	}
 	if err != nil {
 		fmt.Println("ERR", err)
@@ -366,4 +381,66 @@ func TestCrashLong(t *testing.T) {
 		t.Fatalf("after the full re-ingest: %d documents, want %d", s.Docs, total)
 	}
 	t.Logf("%d kills; full re-ingest: %d documents, %d chunks, check ok; %s in all", kills, s.Docs, s.Chunks, time.Since(start).Round(time.Second))
+}
+
+// TestCrashDuringRepair deletes the BM25 segments of a store and kills
+// the read-write open that rebuilds the index, at random moments, 12
+// times: whatever the kill interrupts (building beside, the two renames),
+// the next open repairs again and the store checks clean, with nothing
+// left beside the index.
+func TestCrashDuringRepair(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kb")
+	db, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []base.Doc
+	for i := range 400 {
+		docs = append(docs, crashDoc(i, 0))
+	}
+	if _, err := db.Ingest(context.Background(), docs); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	rng := crashSeed(t)
+	bm := filepath.Join(dir, "gen-000001", "bm25")
+	const kills = 12
+	interrupted, leftovers := 0, 0
+	for k := range kills {
+		zaps, _ := filepath.Glob(filepath.Join(bm, "store", "*.zap"))
+		for _, z := range zaps {
+			if err := os.Remove(z); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := startChild(t, envChild+"=open", envDir+"="+dir)
+		time.Sleep(time.Duration(rng.Int64N(int64(400 * time.Millisecond))))
+		done := false
+		c.kill(func(l string) {
+			done = done || l == "DONE"
+			if strings.HasPrefix(l, "ERR") {
+				t.Fatalf("kill %d: child: %s", k, l)
+			}
+		})
+		if !done {
+			interrupted++
+		}
+		if _, err := os.Stat(bm + ".rebuilding"); err == nil {
+			leftovers++
+		}
+		db := openChecked(t, dir, nil)
+		if got := docCount(t, db); got != len(docs) {
+			t.Fatalf("kill %d: %d documents, want %d", k, got, len(docs))
+		}
+		db.Close()
+		for _, s := range []string{".rebuilding", ".replaced", ".creating"} {
+			if _, err := os.Stat(bm + s); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("kill %d: %s left behind", k, bm+s)
+			}
+		}
+	}
+	t.Logf("%d kills, %d before the open finished, %d left a half-built index beside the damaged one; all repaired", kills, interrupted, leftovers)
+	if interrupted == 0 {
+		t.Error("no kill interrupted a repair: the test tested nothing")
+	}
 }

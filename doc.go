@@ -11,15 +11,47 @@
 //
 // A DB wires the parts explicitly: the bbolt store (system of record), the
 // BM25 index and the vector slab derived from it, the knowledge graph built
-// from the stored triples, the tokenizer and the embedder. Open brings the
-// derived indexes up to the store's write sequence (replaying what a crash
-// left behind) before it returns, so every acknowledged write is searchable.
+// from the stored triples, the tokenizer and the embedder. A read-write
+// Open brings the BM25 index up to the store's write sequence (replaying
+// what a crash or a failed update left out) before it returns, so every
+// acknowledged write is searchable.
 //
 // Ingest is one store transaction per call: every document is validated,
 // tiered, chunked, compressed (state B for T1/T2) and embedded first, in
-// parallel; then the store commits; then the BM25 index and the vector slab
-// apply the change. A call that fails before the commit leaves the store as
-// it was.
+// parallel; then the store commits; then the vector slab and the BM25 index
+// apply the change. An error means nothing was committed: the store is as
+// it was. Once bbolt has committed, the write is acknowledged whatever
+// happens to the index after it.
+//
+// # The BM25 index
+//
+// The index is derived and records the write sequence it reflects, so it
+// is never needed to read the store and can always be made again from it.
+// Stats, Show, Export and Entities read bbolt only: a read-only DB opens
+// the index at its first query, and a damaged or lagging index costs
+// queries, nothing else. Queries then fail with ErrIndexDamaged (the index
+// cannot be opened or read, or reflects writes the store lacks) or
+// ErrIndexBehind (it lacks committed writes), naming the index directory,
+// the cause and `medkb check`. A reader does not answer from a lagging
+// index, whose answers would miss documents stats and export list, nor
+// replay into it: it cannot write, and replaying in memory would hold a
+// second index.
+//
+// A read-write Open repairs: it replays what the index lacks from the
+// store's log, and rebuilds an index it cannot open, cannot replay into
+// (the log no longer reaches back) or that is ahead of the store, beside
+// the old one, swapping it in with two renames (bm25.Rebuild); Repairs
+// says what it did. When it cannot (a full disk), it records why and opens
+// anyway. Check verifies the index's segment checksums too (bm25.Verify),
+// which no open reads, and RepairIndex rebuilds an index Check finds
+// wrong; `medkb check` does both.
+//
+// When the BM25 update after a commit fails (a full disk), Ingest still
+// succeeds, with the failure in IngestResult.IndexErr (ErrIndexBehind).
+// The failed index is closed, since scorch keeps the unpersisted batch in
+// memory and reports its sequence; the next write reopens it and replays
+// from what it persisted, and so does the next read-write open. Meanwhile
+// the replay log is kept from the index's sequence on.
 //
 // Operations: Rebuild builds a new generation from the store's records and
 // switches to it atomically while readers keep serving; Backup makes a hot,
@@ -34,4 +66,24 @@
 // serialise), any number of concurrent queries. A read-only DB notices a
 // new generation (after medkb rebuild) at its next query and moves to it;
 // queries in flight finish on the old one.
+//
+// # Caveats
+//
+//   - A read-only DB keeps the verdict on its BM25 index (damaged, behind)
+//     until it moves to another generation: repairing the index needs a
+//     read-write open, which waits for readers to close anyway.
+//   - A read-write DB retries a failed BM25 update at its next write, not
+//     at the next query: queries in between fail with ErrIndexBehind.
+//   - A query that overlaps an index update failing on a full disk may
+//     fail with bm25.ErrCorrupt ("bleve panicked"): when bleve 2.6.1
+//     cannot commit root.bolt it closes the segments it has already
+//     swapped into the snapshot searches read. The index on disk is
+//     intact; the writer closes it at once, and later queries report
+//     ErrIndexBehind.
+//   - Open does not read segments whole, so a segment garbled where opening
+//     does not look serves queries (possibly wrong hits, or ErrCorrupt)
+//     until Check finds it.
+//   - Whether bbolt itself reports a full disk before its commit is
+//     durable (ext4's delayed allocation can surface ENOSPC at fsync) is
+//     the store package's concern; this package trusts its error.
 package medkb

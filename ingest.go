@@ -2,6 +2,7 @@ package medkb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -33,6 +34,12 @@ type IngestResult struct {
 	Chunks  int    // chunks written
 	Deleted int    // chunks of replaced documents removed
 	Seq     uint64 // the store's write sequence after the commit
+	// IndexErr is set when the write was committed but the derived
+	// indexes could not follow it (the BM25 index on a full disk:
+	// ErrIndexBehind). The write is durable and stats, show and export
+	// see it; queries fail with IndexErr until the index catches up, at
+	// the next write or read-write open (`medkb check`).
+	IndexErr error
 }
 
 // Progress is told how many of total documents are prepared; it may be nil.
@@ -42,7 +49,8 @@ type Progress func(done, total int)
 const bm25Batch = 2000
 
 // Ingest upserts docs by id in one atomic write: after an error nothing
-// was committed (but see the Caveats in doc.go for a failure after commit).
+// was committed. A failure after the commit is not an error of Ingest but
+// IngestResult.IndexErr.
 func (db *DB) Ingest(ctx context.Context, docs []base.Doc) (*IngestResult, error) {
 	return db.IngestProgress(ctx, docs, nil)
 }
@@ -56,65 +64,87 @@ func (db *DB) IngestProgress(ctx context.Context, docs []base.Doc, progress Prog
 	if err != nil {
 		return nil, err
 	}
-	ch, err := db.commit(ctx, &store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim()})
+	ch, indexErr, err := db.commit(ctx, &store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim()})
 	if err != nil {
 		return nil, err
 	}
-	return &IngestResult{Docs: len(puts), Chunks: len(ch.Added), Deleted: len(ch.Deleted), Seq: ch.Seq}, nil
+	return &IngestResult{Docs: len(puts), Chunks: len(ch.Added), Deleted: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
 }
 
-// Delete removes documents by id from the store and every index.
+// Delete removes documents by id from the store and every index; like
+// Ingest, an error means nothing was committed.
 func (db *DB) Delete(ctx context.Context, ids []string) (*IngestResult, error) {
-	ch, err := db.commit(ctx, &store.Batch{Delete: ids})
+	ch, indexErr, err := db.commit(ctx, &store.Batch{Delete: ids})
 	if err != nil {
 		return nil, err
 	}
-	return &IngestResult{Deleted: len(ch.Deleted), Seq: ch.Seq}, nil
+	return &IngestResult{Deleted: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
 }
 
 // commit is the one path of every document write: one store transaction,
 // then the derived indexes. Writes serialise on writeMu; documents are
 // prepared before it, so preparing one batch overlaps committing another.
-func (db *DB) commit(ctx context.Context, b *store.Batch) (*store.Change, error) {
+// err means nothing was committed; indexErr that the write was committed
+// and the derived indexes could not follow (see doc.go, "The BM25 index").
+func (db *DB) commit(ctx context.Context, b *store.Batch) (ch *store.Change, indexErr, err error) {
 	if db.opts.ReadOnly {
-		return nil, store.ErrReadOnly
+		return nil, nil, store.ErrReadOnly
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	db.writeMu.Lock()
 	defer db.writeMu.Unlock()
 	g, release, err := db.snapshot()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer release()
-	have, err := g.bm.Seq()
-	if err != nil {
-		return nil, err
+	// Only this writer changes g.bm of a read-write DB, so it reads it
+	// without g.bmMu. A usable index is at the store's sequence; without
+	// one, the whole replay log is kept.
+	bm, have := g.bm, uint64(0)
+	if bm != nil {
+		if have, err = bm.Seq(); err != nil {
+			g.dropIndex(damaged(g.st, err))
+			bm, have = nil, 0
+		}
 	}
 	b.PruneLogThrough = have
-	ch, err := g.st.Write(b)
-	if err != nil {
-		return nil, err
+	if ch, err = g.st.Write(b); err != nil {
+		return nil, nil, err
 	}
-	if err := g.apply(have, ch); err != nil {
-		return nil, fmt.Errorf("medkb: committed sequence %d, but updating the indexes failed (they catch up at the next open): %w", ch.Seq, err)
+	g.applyVectors(ch)
+	switch {
+	case bm != nil:
+		if err := applyBM25(bm, have, ch); err != nil {
+			if errors.Is(err, bm25.ErrCorrupt) {
+				err = damaged(g.st, err)
+			} else {
+				err = behind(g.st, have, ch.Seq, err)
+			}
+			g.dropIndex(err)
+		}
+	case errors.Is(g.bmErr, ErrIndexBehind):
+		// A write before this one failed to reach the index: try again,
+		// from what the index persisted, without a full rebuild.
+		db.openIndex(g, false)
 	}
-	return ch, nil
+	return ch, g.queryErr(), nil
 }
 
-// apply brings the derived indexes from sequence have to ch.Seq.
-func (g *generation) apply(have uint64, ch *store.Change) error {
-	if err := applyBM25(g.bm, have, ch); err != nil {
-		return err
-	}
+// applyVectors applies a committed write to the in-memory vector slab.
+func (g *generation) applyVectors(ch *store.Change) {
 	g.vec.Kill(ch.Deleted)
 	slots := make([]base.Slot, len(ch.Added))
 	for i, a := range ch.Added {
 		slots[i] = a.Slot
 	}
-	return g.vec.Append(slots, ch.Vectors)
+	if err := g.vec.Append(slots, ch.Vectors); err != nil {
+		g.bmMu.Lock()
+		g.vecErr = fmt.Errorf("medkb: the vector slab no longer mirrors the store after write %d (reopen the store): %w", ch.Seq, err)
+		g.bmMu.Unlock()
+	}
 }
 
 // applyBM25 applies ch in bounded batches; only the last records ch.Seq,

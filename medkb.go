@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/medkb/medkb/graph"
@@ -25,20 +24,36 @@ type DB struct {
 	writeMu sync.Mutex   // one writer at a time
 	mu      sync.RWMutex // guards cur against a generation switch
 	cur     *generation
+	repairs []string // what Open did to the BM25 index; see Repairs
 }
 
 // generation is one open generation: the store and what is derived from it.
 type generation struct {
-	st        *store.Store
-	bm        *bm25.Index
-	vec       *vector.Index
+	st  *store.Store
+	vec *vector.Index
+	// bmMu guards bm, bmErr and vecErr; queries hold it shared while they
+	// use bm, so that a writer closes a failed index only after them.
+	bmMu sync.RWMutex
+	// bm is the BM25 index: nil until a read-only DB's first query opens
+	// it, and while it cannot be used (bmErr says why: ErrIndexDamaged or
+	// ErrIndexBehind). A read-write DB keeps bm at the store's sequence or
+	// closes it.
+	bm    *bm25.Index
+	bmErr error
+	// vecErr is set when applying a committed write to the vector slab
+	// failed; queries then fail until the store is reopened.
+	vecErr    error
 	graphOnce sync.Once
 	graph     *graph.Graph // nil when the store has no triples; see loadGraph
 	graphErr  error
 }
 
-// Open opens the store in dir (creating it unless opts.ReadOnly) and
-// brings its derived indexes up to date.
+// Open opens the store in dir (creating it unless opts.ReadOnly). A
+// read-write Open brings the BM25 index up to the store, replaying what
+// an interrupted or failed write left out and rebuilding a damaged index
+// (Repairs says what it did); when it cannot, Open still succeeds and
+// queries report why. A read-only Open leaves the index until the first
+// query, so stats, show and export never need it.
 func Open(dir string, opts *Options) (*DB, error) {
 	db := &DB{dir: dir}
 	if opts != nil {
@@ -68,7 +83,8 @@ func (db *DB) openGeneration(name string) (*generation, error) {
 	return g, nil
 }
 
-// attach opens the derived indexes of g.st and picks the embedder.
+// attach opens the derived indexes of g.st (a read-only DB's BM25 index
+// at its first query) and picks the embedder.
 func (db *DB) attach(g *generation) error {
 	m, err := g.st.Meta()
 	if err != nil {
@@ -79,8 +95,10 @@ func (db *DB) attach(g *generation) error {
 			return err
 		}
 	}
-	if g.bm, err = openBM25(g.st, db.opts.ReadOnly, db.opts); err != nil {
-		return err
+	if !db.opts.ReadOnly {
+		if note := db.openIndex(g, true); note != "" {
+			db.repairs = append(db.repairs, note)
+		}
 	}
 	dim := m.Dim
 	if dim == 0 {
@@ -111,48 +129,6 @@ func (g *generation) loadGraph() (*graph.Graph, error) {
 		}
 	})
 	return g.graph, g.graphErr
-}
-
-// openBM25 opens the generation's BM25 index and replays what it lacks. A
-// read-only DB cannot write the index; when it lags (after a writer
-// crashed) Open asks for a read-write open to repair it.
-func openBM25(st *store.Store, readOnly bool, opts Options) (*bm25.Index, error) {
-	dir := filepath.Join(st.GenDir(), "bm25")
-	bm, err := bm25.Open(dir, &bm25.Options{ReadOnly: readOnly, LockTimeout: opts.LockTimeout})
-	if readOnly && errors.Is(err, bm25.ErrNotFound) {
-		return nil, fmt.Errorf("medkb: %s has no BM25 index yet; open it read-write once (e.g. medkb check --db %s) to build it", st.Dir(), st.Dir())
-	}
-	if err != nil {
-		return nil, err
-	}
-	have, err := bm.Seq()
-	if err != nil {
-		bm.Close()
-		return nil, err
-	}
-	m, err := st.Meta()
-	if err != nil {
-		bm.Close()
-		return nil, err
-	}
-	if have == m.Seq {
-		return bm, nil
-	}
-	if readOnly {
-		bm.Close()
-		return nil, fmt.Errorf("medkb: the BM25 index of %s is behind the store (sequence %d < %d, a writer was interrupted); "+
-			"open it read-write once (e.g. medkb check --db %s) to replay", st.Dir(), have, m.Seq, st.Dir())
-	}
-	ch, err := st.Replay(have)
-	if err != nil {
-		bm.Close()
-		return nil, err
-	}
-	if err := applyBM25(bm, have, ch); err != nil {
-		bm.Close()
-		return nil, err
-	}
-	return bm, nil
 }
 
 func chooseEmbedder(given embed.Embedder, m store.Meta) (embed.Embedder, error) {

@@ -3,6 +3,7 @@ package medkb
 import (
 	"context"
 
+	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/planner"
 )
@@ -24,7 +25,12 @@ func (db *DB) Query(ctx context.Context, src string) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return planner.Run(ctx, db.env(g), src)
+	bm, done, err := db.index(g)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return planner.Run(ctx, db.env(g, bm), src)
 }
 
 // Explain returns the plan of a statement without running it (with
@@ -35,22 +41,28 @@ func (db *DB) Explain(ctx context.Context, src string) (string, error) {
 		return "", err
 	}
 	defer release()
-	p, err := planner.Compile(src, db.env(g))
+	p, err := planner.Compile(src, db.env(g, nil)) // planning reads no index
 	if err != nil {
 		return "", err
 	}
 	if !p.Query.Analyze {
 		return p.Explain(nil), nil
 	}
-	res, err := p.Execute(ctx, db.env(g))
+	bm, done, err := db.index(g)
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	res, err := p.Execute(ctx, db.env(g, bm))
 	if err != nil {
 		return "", err
 	}
 	return res.Plan, nil
 }
 
-func (db *DB) env(g *generation) *planner.Env {
-	return &planner.Env{Store: g.st, BM25: g.bm, Vectors: g.vec, Graph: g.loadGraph, Embedder: db.emb,
+// env is what the planner reads: g, with bm its BM25 index (from index).
+func (db *DB) env(g *generation, bm *bm25.Index) *planner.Env {
+	return &planner.Env{Store: g.st, BM25: bm, Vectors: g.vec, Graph: g.loadGraph, Embedder: db.emb,
 		Count: db.tok.Count, VectorWeight: embed.FusionWeight(db.emb)}
 }
 

@@ -168,6 +168,9 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	if err := nb.attach(nb.cur); err != nil {
 		return nil, err
 	}
+	if err := nb.cur.queryErr(); err != nil {
+		return nil, err // the new index could not be made (a full disk)
+	}
 	res = &RebuildResult{From: old.Generation(), To: st.Generation()}
 	c := &docCopy{from: old, to: nb, total: m.Docs, opts: o, sameEmbedder: sameEmbedder, res: res}
 	if err := c.run(ctx); err != nil {
@@ -221,7 +224,11 @@ func (c *docCopy) run(ctx context.Context) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if _, err := c.to.Ingest(ctx, batch); err != nil {
+		res, err := c.to.Ingest(ctx, batch)
+		if err == nil {
+			err = res.IndexErr
+		}
+		if err != nil {
 			return fmt.Errorf("medkb: rebuild: %w", err)
 		}
 		done += len(batch)

@@ -83,8 +83,8 @@ func TestShowTierByNotRecorded(t *testing.T) {
 	for i := range puts[0].Chunks {
 		puts[0].Chunks[i].TierBy, puts[0].Chunks[i].TierOwn = "", false // as an older medkb wrote them
 	}
-	if _, err := db.commit(ctx, &store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim()}); err != nil {
-		t.Fatal(err)
+	if _, indexErr, err := db.commit(ctx, &store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim()}); err != nil || indexErr != nil {
+		t.Fatal(err, indexErr)
 	}
 	views, err := db.Show([]string{"old"})
 	db.Close()

@@ -17,23 +17,33 @@ func checkCmd(e *env) *cobra.Command {
 bbolt file page by page (a damaged, zeroed or truncated page is named),
 every record against its checksum, the invariants between documents,
 chunks and vector slots, and the counters. A damaged store is reported
-and left as it is. Only a sound one is then opened read-write (so that an
-index left behind by an interrupted writer is replayed) to check that the
-BM25 index and the vector slab hold exactly the stored chunks. Every
-problem is printed; the exit status is 1 when there is any.`,
+and left as it is. Only a sound one is then opened read-write (which
+replays into the BM25 index what an interrupted or failed writer left out,
+and rebuilds a damaged index) to check every BM25 segment's checksum and
+that the BM25 index and the vector slab hold exactly the stored chunks.
+When only the BM25 index is wrong, check rebuilds it from the store in
+place and checks again. What it repaired goes to stderr; every remaining
+problem is printed, and the exit status is 1 when there is any.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			problems, s, err := medkb.Check(e.db, &medkb.Options{LockTimeout: e.lockTimeout})
+			r, err := medkb.Check(e.db, &medkb.Options{LockTimeout: e.lockTimeout})
 			if err != nil {
 				return err
 			}
-			for _, p := range problems {
+			for _, p := range r.Fixed {
+				fmt.Fprintln(e.stderr, "medkb: found:", p)
+			}
+			for _, note := range r.Repaired {
+				fmt.Fprintln(e.stderr, "medkb: repaired:", note)
+			}
+			for _, p := range r.Problems {
 				fmt.Fprintln(e.stdout, "problem:", strings.TrimPrefix(p.Error(), "medkb: "))
 			}
-			if len(problems) > 0 {
-				fmt.Fprintf(e.stderr, "medkb: check found %d problem(s)\n", len(problems))
+			if len(r.Problems) > 0 {
+				fmt.Fprintf(e.stderr, "medkb: check found %d problem(s)\n", len(r.Problems))
 				return errSilent
 			}
+			s := r.Stats
 			fmt.Fprintf(e.stdout, "ok: %d documents, %d chunks, %d vectors agree (generation %s)\n", s.Docs, s.Chunks, s.Vectors, s.Generation)
 			return nil
 		},

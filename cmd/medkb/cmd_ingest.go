@@ -102,6 +102,9 @@ func (e *env) ingestFile(cmd *cobra.Command, db *medkb.DB, path string, skipBad 
 	}
 	fmt.Fprintf(e.stdout, "%s: ingested %d document(s) (%d chunk(s), %d bad line(s) skipped) in %s; store has %d document(s)\n",
 		path, out.Docs, out.Chunks, res.NBad, time.Since(start).Round(time.Millisecond), st.Docs)
+	if out.IndexErr != nil {
+		fmt.Fprintf(e.stderr, "medkb: %s: the documents are committed, but queries fail until the index catches up: %v\n", path, out.IndexErr)
+	}
 	return nil
 }
 

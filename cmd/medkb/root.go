@@ -70,7 +70,15 @@ func (e *env) storeFlags(c *cobra.Command) *cobra.Command {
 	return c
 }
 
-// open opens the store named by --db.
+// open opens the store named by --db and says on stderr what a
+// read-write open repaired.
 func (e *env) open(readOnly bool) (*medkb.DB, error) {
-	return medkb.Open(e.db, &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout})
+	db, err := medkb.Open(e.db, &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range db.Repairs() {
+		fmt.Fprintln(e.stderr, "medkb: repaired:", r)
+	}
+	return db, nil
 }

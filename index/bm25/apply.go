@@ -18,10 +18,16 @@ import (
 // The batch also records the running length statistics (see lengthStats);
 // texts are analysed here, on all CPUs, rather than inside scorch, so their
 // lengths are known before the batch is written.
-func (ix *Index) Apply(seq uint64, deletes []uint64, adds []Doc) error {
+//
+// An error (a full disk, say) leaves the persisted index as it was, but
+// scorch may already serve the batch from memory, report its seq, and keep
+// retrying the write in the background: close the index after a failed
+// Apply; opened again it reflects exactly the last persisted seq.
+func (ix *Index) Apply(seq uint64, deletes []uint64, adds []Doc) (err error) {
 	if ix.readOnly {
 		return ErrReadOnly
 	}
+	defer recoverCorrupt(fmt.Sprintf("apply seq %d", seq), &err)
 	ix.applyMu.Lock()
 	defer ix.applyMu.Unlock()
 

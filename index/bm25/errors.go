@@ -1,6 +1,9 @@
 package bm25
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 var (
 	// ErrLocked is returned by Open when another process (or another Open
@@ -13,7 +16,8 @@ var (
 	// another schema (mapping or id encoding); rebuild it from the store.
 	ErrIncompatible = errors.New("medkb: bm25 index has an incompatible schema")
 	// ErrCorrupt is returned when the index holds something this package
-	// never writes (a malformed id or sequence number).
+	// never writes (a malformed id or sequence number), when a segment file
+	// fails its checksum (Verify), or when bleve panics reading it.
 	ErrCorrupt = errors.New("medkb: bm25 index is corrupt")
 	// ErrReadOnly is returned by Apply and Compact on an index opened
 	// read-only.
@@ -29,3 +33,12 @@ var (
 	// time, wrong number of values, unreadable tier or date.
 	ErrBadFilter = errors.New("medkb: bm25 unsupported filter")
 )
+
+// recoverCorrupt, deferred, turns a panic inside bleve into an ErrCorrupt
+// error for op: garbled segment files make bleve index out of range
+// rather than fail.
+func recoverCorrupt(op string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("bm25: %s: %w (bleve panicked: %v)", op, ErrCorrupt, r)
+	}
+}

@@ -43,8 +43,11 @@ type Index struct {
 }
 
 // Open opens the index in dir, creating it (with the mapping described in
-// doc.go) if dir holds none and opts is not read-only.
-func Open(dir string, opts *Options) (*Index, error) {
+// doc.go) if dir holds none and opts is not read-only. A read-write Open
+// also removes what an interrupted Rebuild left beside dir. An index that
+// bleve cannot load (a segment or root.bolt missing, truncated or garbled)
+// fails with bleve's error, or ErrCorrupt where bleve would panic.
+func Open(dir string, opts *Options) (_ *Index, err error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -52,8 +55,14 @@ func Open(dir string, opts *Options) (*Index, error) {
 	if o.LockTimeout <= 0 {
 		o.LockTimeout = defaultLockTimeout
 	}
+	defer recoverCorrupt("open "+dir, &err)
+	if !o.ReadOnly {
+		if err := removeLeftovers(dir); err != nil {
+			return nil, fmt.Errorf("bm25: open %s: %w", dir, err)
+		}
+	}
 
-	_, err := os.Stat(filepath.Join(dir, metaFile))
+	_, err = os.Stat(filepath.Join(dir, metaFile))
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && o.ReadOnly:
 		return nil, fmt.Errorf("bm25: open %s: %w", dir, ErrNotFound)
@@ -129,6 +138,13 @@ const (
 	statsKey = "medkb.bm25.lengths"
 )
 
+// Suffixes of the directories built beside an index dir.
+const (
+	creatingSuffix   = ".creating"   // a new, empty index until create renames it
+	rebuildingSuffix = ".rebuilding" // the index Rebuild fills
+	replacedSuffix   = ".replaced"   // the index Rebuild replaces, between its two renames
+)
+
 // create makes a new, empty index at dir, which must be missing or an
 // empty directory. It builds the index beside dir and renames it into
 // place, so a crash leaves either no index or a whole one.
@@ -140,7 +156,7 @@ func create(dir string) error {
 	if err != nil {
 		return err
 	}
-	tmp := dir + ".creating"
+	tmp := dir + creatingSuffix
 	if err := os.RemoveAll(tmp); err != nil {
 		return fmt.Errorf("bm25: create %s: %w", dir, err)
 	}
@@ -164,6 +180,63 @@ func create(dir string) error {
 	if err != nil {
 		_ = os.RemoveAll(tmp)
 		return fmt.Errorf("bm25: create %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Rebuild replaces whatever dir holds (a damaged or incompatible index,
+// a stray directory, or nothing) by a new index that fill populates, and
+// returns it open read-write. The new index is built in dir+".rebuilding"
+// and renamed into place only once fill has succeeded and it is closed, so
+// a failure leaves dir as it was. A crash leaves the old dir, the new
+// index, or (between the two renames) no dir at all, where the next Open
+// creates an empty index at sequence 0 for the caller to fill again; the
+// next read-write Open removes the leftovers beside it. Like Open, it
+// needs the caller to be dir's only writer.
+func Rebuild(dir string, opts *Options, fill func(*Index) error) (*Index, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.ReadOnly = false
+	tmp, old := dir+rebuildingSuffix, dir+replacedSuffix
+	if err := removeLeftovers(dir); err != nil {
+		return nil, fmt.Errorf("bm25: rebuild %s: %w", dir, err)
+	}
+	ix, err := Open(tmp, &o)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: rebuild %s: %w", dir, err)
+	}
+	err = fill(ix)
+	if cerr := ix.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(dir, old)
+		if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+	}
+	if err == nil {
+		err = os.Rename(tmp, dir)
+	}
+	if err == nil {
+		err = fsync.Path(filepath.Dir(dir))
+	}
+	if err != nil {
+		_ = os.RemoveAll(tmp)
+		return nil, fmt.Errorf("bm25: rebuild %s: %w", dir, err)
+	}
+	_ = os.RemoveAll(old) // the new index is in place; the next read-write Open retries
+	return Open(dir, &o)
+}
+
+// removeLeftovers removes what an interrupted Rebuild left beside dir.
+func removeLeftovers(dir string) error {
+	for _, suffix := range []string{rebuildingSuffix, replacedSuffix} {
+		if err := os.RemoveAll(dir + suffix); err != nil {
+			return err
+		}
 	}
 	return nil
 }

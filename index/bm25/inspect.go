@@ -2,7 +2,11 @@ package bm25
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
 	"slices"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -35,6 +39,7 @@ func (ix *Index) Ords(fn func(ord uint64) error) error {
 }
 
 func (ix *Index) ords() (_ []uint64, err error) {
+	defer recoverCorrupt("ords", &err)
 	adv, err := ix.bleve.Advanced()
 	if err != nil {
 		return nil, err
@@ -84,6 +89,79 @@ func (ix *Index) ords() (_ []uint64, err error) {
 	return ords, nil
 }
 
+// Verify reads every segment file of the index's current snapshot whole
+// and checks the CRC-32 that ends it, which Open does not: a garbled
+// segment may open and then fail (or return wrong hits) only when a
+// search reaches the garbled bytes. The error, ErrCorrupt, names the file.
+func (ix *Index) Verify() error {
+	s, err := ix.scorch()
+	if err != nil {
+		return fmt.Errorf("bm25: verify: %w", err)
+	}
+	var paths []string
+	err = withSnapshot(s, func(snap *scorch.IndexSnapshot) error {
+		for _, seg := range snap.Segments() {
+			// A persisted segment (scorch_segment_api's PersistedSegment)
+			// names its file; one still only in memory has nothing on disk.
+			if p, ok := seg.Segment().(interface{ Path() string }); ok {
+				paths = append(paths, p.Path())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("bm25: verify: %w", err)
+	}
+	for _, p := range paths {
+		if err := verifySegment(p); err != nil {
+			return fmt.Errorf("bm25: verify %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// verifySegment checks a zap file's footer checksum: the CRC-32 (IEEE) of
+// everything before its last four bytes, stored big-endian in them.
+func verifySegment(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() < 4 {
+		return fmt.Errorf("%w: %d bytes, too short for a segment", ErrCorrupt, fi.Size())
+	}
+	h := crc32.NewIEEE()
+	if _, err := io.Copy(h, io.LimitReader(f, fi.Size()-4)); err != nil {
+		return err
+	}
+	var stored [4]byte
+	if _, err := io.ReadFull(f, stored[:]); err != nil {
+		return err
+	}
+	if got, want := h.Sum32(), binary.BigEndian.Uint32(stored[:]); got != want {
+		return fmt.Errorf("%w: checksum %08x, the footer says %08x", ErrCorrupt, got, want)
+	}
+	return nil
+}
+
+// scorch returns the scorch index under ix.
+func (ix *Index) scorch() (*scorch.Scorch, error) {
+	adv, err := ix.bleve.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil, fmt.Errorf("index is %T, not scorch", adv)
+	}
+	return s, nil
+}
+
 // Compact merges the index into one segment (scorch's limit is 2^30
 // chunks a segment) and waits for it; meant for the nightly rebuild,
 // after the last Apply. Search keeps working meanwhile. One forced merge
@@ -93,13 +171,9 @@ func (ix *Index) Compact(ctx context.Context) error {
 	if ix.readOnly {
 		return ErrReadOnly
 	}
-	adv, err := ix.bleve.Advanced()
+	s, err := ix.scorch()
 	if err != nil {
 		return fmt.Errorf("bm25: compact: %w", err)
-	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return fmt.Errorf("bm25: compact: index is %T, not scorch", adv)
 	}
 	n, err := segmentCount(s)
 	for err == nil && n > 1 {
@@ -122,15 +196,28 @@ func (ix *Index) Compact(ctx context.Context) error {
 }
 
 // segmentCount returns the number of segments in the current snapshot.
-func segmentCount(s *scorch.Scorch) (int, error) {
+func segmentCount(s *scorch.Scorch) (n int, err error) {
+	err = withSnapshot(s, func(snap *scorch.IndexSnapshot) error {
+		n = len(snap.Segments())
+		return nil
+	})
+	return n, err
+}
+
+// withSnapshot calls fn with the current snapshot of s, held meanwhile.
+func withSnapshot(s *scorch.Scorch, fn func(*scorch.IndexSnapshot) error) (err error) {
 	r, err := s.Reader()
 	if err != nil {
-		return 0, err
+		return err
 	}
-	defer r.Close()
+	defer func() {
+		if cerr := r.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
-		return 0, fmt.Errorf("reader is %T, not a scorch snapshot", r)
+		return fmt.Errorf("reader is %T, not a scorch snapshot", r)
 	}
-	return len(snap.Segments()), nil
+	return fn(snap)
 }

@@ -25,7 +25,8 @@ type Hit struct {
 // indexed text and its terms are OR-ed. Text without any indexable term
 // (only stop words or punctuation) matches nothing, with or without
 // filters; empty text is ErrEmptyQuery. k runs from 1 to MaxK.
-func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) ([]Hit, error) {
+func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) (_ []Hit, err error) {
+	defer recoverCorrupt("search", &err)
 	if strings.TrimSpace(text) == "" {
 		return nil, ErrEmptyQuery
 	}

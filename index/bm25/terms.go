@@ -41,6 +41,7 @@ func (ix *Index) Terms(s string) []string {
 // snapshot of the index. The frequencies count chunks of every patient: they
 // say how informative a term is in the store, whatever the query's filter.
 func (ix *Index) QueryTerms(ctx context.Context, s string) (_ []Term, chunks uint64, err error) {
+	defer recoverCorrupt("query terms", &err)
 	terms := ix.Terms(s)
 	adv, err := ix.bleve.Advanced()
 	if err != nil {
@@ -79,6 +80,7 @@ func (ix *Index) QueryTerms(ctx context.Context, s string) (_ []Term, chunks uin
 // costs about a posting lookup per chunk and term rather than a
 // re-analysis of each chunk's text.
 func (ix *Index) Holds(ctx context.Context, terms []string, ords []uint64) (_ [][]bool, err error) {
+	defer recoverCorrupt("holds", &err)
 	out := make([][]bool, len(ords))
 	for i := range out {
 		out[i] = make([]bool, len(terms))
