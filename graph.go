@@ -3,7 +3,6 @@ package medkb
 import (
 	"context"
 
-	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/store"
 )
@@ -12,8 +11,8 @@ import (
 type GraphChange = store.GraphChange
 
 // IngestGraph stores entities and triples in one transaction (a triple
-// already stored is kept once) and rebuilds the in-memory graph that
-// EXPAND traverses.
+// already stored is kept once). The in-memory graph that EXPAND traverses
+// is built again from the store by the next query that needs it.
 func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []base.Triple) (GraphChange, error) {
 	if db.opts.ReadOnly {
 		return GraphChange{}, store.ErrReadOnly
@@ -27,22 +26,12 @@ func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []bas
 	if err != nil {
 		return GraphChange{}, err
 	}
+	defer release()
 	gc, err := g.st.PutGraph(ents, triples)
-	release()
 	if err != nil {
 		return gc, err
 	}
-	allEnts, allTriples, err := g.st.LoadGraph()
-	if err != nil {
-		return gc, err
-	}
-	built := graph.Build(allEnts, allTriples)
-	db.mu.Lock()
-	if db.cur == g {
-		g.graphOnce.Do(func() {}) // what loadGraph would build is built
-		g.graph, g.graphErr = built, nil
-	}
-	db.mu.Unlock()
+	g.graph.Store(nil)
 	return gc, nil
 }
 

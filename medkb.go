@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/index/bm25"
@@ -29,12 +30,17 @@ type DB struct {
 
 // generation is one open generation: the store and what is derived from it.
 type generation struct {
-	st        *store.Store
-	bm        *bm25.Index
-	vec       *vector.Index
-	graphOnce sync.Once
-	graph     *graph.Graph // nil when the store has no triples; see loadGraph
-	graphErr  error
+	st    *store.Store
+	bm    *bm25.Index
+	vec   *vector.Index
+	graph atomic.Pointer[lazyGraph] // nil until loadGraph; IngestGraph resets it
+}
+
+// lazyGraph is the in-memory graph of one state of the stored triples.
+type lazyGraph struct {
+	once sync.Once
+	g    *graph.Graph // nil when the store has no triples
+	err  error
 }
 
 // Open opens the store in dir (creating it unless opts.ReadOnly) and
@@ -99,18 +105,25 @@ func (db *DB) attach(g *generation) error {
 
 // loadGraph builds the in-memory graph from the stored triples on first
 // use: most queries never expand, and building Hetionet takes seconds.
+// After IngestGraph the next call builds it again; an ingest of many
+// graph files (one write each) thus builds it once, not once per file.
 func (g *generation) loadGraph() (*graph.Graph, error) {
-	g.graphOnce.Do(func() {
+	l := g.graph.Load()
+	if l == nil {
+		g.graph.CompareAndSwap(nil, new(lazyGraph))
+		l = g.graph.Load()
+	}
+	l.once.Do(func() {
 		ents, triples, err := g.st.LoadGraph()
 		if err != nil {
-			g.graphErr = err
+			l.err = err
 			return
 		}
 		if len(ents) > 0 || len(triples) > 0 {
-			g.graph = graph.Build(ents, triples)
+			l.g = graph.Build(ents, triples)
 		}
 	})
-	return g.graph, g.graphErr
+	return l.g, l.err
 }
 
 // openBM25 opens the generation's BM25 index and replays what it lacks. A
