@@ -215,9 +215,11 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 	var owners []pending
 	for i := range docs {
 		d := docs[i]
-		if err := d.Validate(); err != nil {
-			errs[i] = err
-			continue
+		if !db.rebuilding {
+			if err := d.Validate(); err != nil {
+				errs[i] = err
+				continue
+			}
 		}
 		if len(d.Vector) > 0 && len(d.Vector) != dim {
 			errs[i] = fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), db.emb.Name(), dim)
