@@ -29,7 +29,7 @@ const (
 // identifiers (id, type, patient, source, evidence, lang, meta keys)
 // without control characters, and the id without surrounding white space;
 // a known tier when given; a readable time and published date; and a
-// finite vector. It does not know the store's dimension; the ingest
+// finite vector that is not all zeros. It does not know the store's dimension; the ingest
 // checks that. Each error names the field and, for a limit, the limit.
 func (d *Doc) Validate() error {
 	switch {
@@ -90,10 +90,15 @@ func (d *Doc) Validate() error {
 	if len(d.Vector) > MaxVectorDim {
 		return fmt.Errorf(`"vector" has %d numbers, more than %d`, len(d.Vector), MaxVectorDim)
 	}
+	zero := true
 	for i, f := range d.Vector {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 			return fmt.Errorf(`"vector"[%d] is not a finite number`, i)
 		}
+		zero = zero && f == 0
+	}
+	if len(d.Vector) > 0 && zero {
+		return errors.New(`"vector" is all zeros`)
 	}
 	return nil
 }

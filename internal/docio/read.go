@@ -84,8 +84,10 @@ func ReadJSONL(r io.Reader, file string) (*Result, error) {
 }
 
 // ScanJSONL is ReadJSONL calling fn with each good document and its line
-// instead of keeping them; an error from fn stops the scan and is
-// returned as it is.
+// instead of keeping them. fn may return a *LineError (its reason alone
+// is used) to count the line as bad for a reason only the caller can
+// judge, such as the store's dimension; any other error from fn stops
+// the scan and is returned as it is.
 func ScanJSONL(r io.Reader, file string, fn func(line int, d base.Doc) error) (*Result, error) {
 	res := &Result{}
 	err := EachLine(r, func(n int, line []byte) error {
@@ -94,10 +96,24 @@ func ScanJSONL(r io.Reader, file string, fn func(line int, d base.Doc) error) (*
 			res.bad(file, n, err.Error())
 			return nil
 		}
-		res.Good++
-		return fn(n, *d)
+		return res.call(file, n, *d, fn)
 	})
 	return res, wrapRead(file, err)
+}
+
+// call hands d to fn and counts it as good, or as bad when fn returns a
+// *LineError.
+func (r *Result) call(file string, n int, d base.Doc, fn func(int, base.Doc) error) error {
+	var le *LineError
+	switch err := fn(n, d); {
+	case errors.As(err, &le):
+		r.bad(file, n, le.Reason)
+	case err != nil:
+		return err
+	default:
+		r.Good++
+	}
+	return nil
 }
 
 // collect runs a scan keeping every good document and its line.
@@ -183,8 +199,7 @@ func ScanTSV(r io.Reader, file string, fn func(line int, d base.Doc) error) (*Re
 			res.bad(file, n, err.Error())
 			return nil
 		}
-		res.Good++
-		return fn(n, d)
+		return res.call(file, n, d, fn)
 	})
 	return res, wrapRead(file, err)
 }

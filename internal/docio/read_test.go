@@ -80,6 +80,7 @@ func TestReadRejectsGarbage(t *testing.T) {
 		{`{"id": "a", "text": "x", "lang": "` + big(257) + `"}`, `"lang" is 257 bytes, more than 256`},
 		{`{"id": "a", "text": "x", "time": "` + big(100) + `"}`, `"time" is 100 bytes, more than 64`},
 		{`{"id": "a", "text": "x", "vector": [` + strings.Repeat("0.5, ", base.MaxVectorDim) + `0.5]}`, `"vector" has 8193 numbers, more than 8192`},
+		{`{"id": "a", "text": "x", "vector": [0, 0, 0]}`, `"vector" is all zeros`},
 	}
 	var in strings.Builder
 	for _, tc := range tests {
@@ -104,20 +105,23 @@ func TestReadRejectsGarbage(t *testing.T) {
 	}
 }
 
-// TestScanStops: an error from Scan's callback stops the reading and is
-// returned as it is, after the documents before it.
-func TestScanStops(t *testing.T) {
+// TestScanCallback: a *LineError from Scan's callback makes the line bad
+// and the scan go on; another error stops it and is returned as it is.
+func TestScanCallback(t *testing.T) {
 	stop := errors.New("stop")
 	var lines []int
-	res, err := Scan(strings.NewReader("a\tx\nb\ty\nc\tz\n"), "f.tsv", func(n int, d base.Doc) error {
+	res, err := Scan(strings.NewReader("a\tx\nb\ty\nc\tz\nd\tw\n"), "f.tsv", func(n int, d base.Doc) error {
 		lines = append(lines, n)
-		if d.ID == "b" {
+		switch d.ID {
+		case "b":
+			return &LineError{Reason: "not b"}
+		case "c":
 			return stop
 		}
 		return nil
 	})
-	if err != stop || !slices.Equal(lines, []int{1, 2}) || res.Good != 2 {
-		t.Fatalf("err %v after lines %v (%d good)", err, lines, res.Good)
+	if err != stop || !slices.Equal(lines, []int{1, 2, 3}) || res.Good != 1 || res.NBad != 1 || res.Bad[0].Error() != "f.tsv:2: not b" {
+		t.Fatalf("err %v after lines %v (%d good, bad %v)", err, lines, res.Good, res.Err())
 	}
 }
 
