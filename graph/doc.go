@@ -5,12 +5,15 @@
 //
 // # Data flow
 //
-// The store persists []base.Entity and []base.Triple; at open it hands
-// them to Build, which keeps everything in memory:
+// The store persists []base.Entity and []base.Triple; when a query first
+// needs the graph it hands them to Build, which keeps everything in memory:
 //
 //	ingest:  Detect(path) -> ReadTriples / ReadEntities /
 //	         ReadHetionetNodes / ReadHetionetEdges -> store
-//	open:    store -> Build(ents, triples) -> *Graph
+//	         (Hetionet's metanodes.tsv and metaedges.tsv are detected as
+//	         metadata and not read)
+//	query:   the first that expands after an open or a graph write:
+//	         store -> Build(ents, triples) -> *Graph
 //	query:   ParseMetapath -> g.CheckMetapath (bind time)
 //	         g.Link(query or chunk text, start type) -> anchors
 //	         g.Expand(ctx, anchors, metapath, opts) -> []Path -> Path.Text
@@ -79,5 +82,7 @@
 //     the reader keeps source spellings rather than guess.
 //   - Headerless TSV is taken for triples when it has five to seven
 //     columns, so Detect can mistake another five-column table for
-//     triples; give triple TSV files a header.
+//     triples; give triple TSV files a header. A two-column TSV is taken
+//     for documents (id, text), and a header with a metaedge or metanode
+//     column for Hetionet metadata.
 package graph
