@@ -110,3 +110,28 @@ func TestRebuildKeepsWhatTodaysChecksReject(t *testing.T) {
 		t.Fatalf("rebuilt %d documents, want 3", res.Docs)
 	}
 }
+
+// TestIngestGraphChecksRecords: a name with a NUL (which would split the
+// store's key and fail every later load of the graph) or over its limit
+// fails IngestGraph, naming the record, and nothing is written.
+func TestIngestGraphChecksRecords(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked(t, db)
+	good := base.Triple{Head: "aspirin", HeadType: "Drug", Relation: "treats", Tail: "pain", TailType: "Symptom"}
+	bad := good
+	bad.Tail = "pa\x00in"
+	_, err = db.IngestGraph(context.Background(), nil, []base.Triple{good, bad})
+	if err == nil || !strings.Contains(err.Error(), `triple 2 ("aspirin" -treats-> "pa\x00in"): "tail" has a control character`) {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = db.IngestGraph(context.Background(), []base.Entity{{Name: strings.Repeat("x", 5<<20), Type: "Drug"}}, nil)
+	if err == nil || !strings.Contains(err.Error(), `entity 1 (Drug "xxxx`) || !strings.HasSuffix(err.Error(), `"name" is 5242880 bytes, more than 1024`) {
+		t.Fatalf("err = %v", err)
+	}
+	if st, _ := db.Stats(); st.Entities != 0 || st.Triples != 0 {
+		t.Fatalf("a rejected graph write stored %d entities, %d triples", st.Entities, st.Triples)
+	}
+}

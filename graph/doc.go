@@ -34,6 +34,11 @@
 // spaces, so readers reject other types and relations, and the Hetionet
 // reader writes "Side Effect" as Side_Effect. Relation names keep the
 // spelling of their source (treats, HAS_HERB, 导致) and match exactly.
+// Readers, and CheckEntity and CheckTriple for records from elsewhere,
+// also cap what a line may bring (MaxNameBytes for names and aliases,
+// MaxTypeBytes, MaxSourceBytes, MaxAliases) and refuse control characters
+// in names: the store joins a triple's fields with NUL into one key, so a
+// NUL in a name would make a key that no longer splits back.
 //
 // # Metapaths and expansion
 //
