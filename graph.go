@@ -2,6 +2,7 @@ package medkb
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/internal/base"
@@ -12,11 +13,23 @@ import (
 type GraphChange = store.GraphChange
 
 // IngestGraph stores entities and triples in one transaction (a triple
-// already stored is kept once) and rebuilds the in-memory graph that
-// EXPAND traverses.
+// already stored is kept once), after checking each as the graph readers
+// do (graph.CheckEntity, graph.CheckTriple): a bad one fails the call and
+// nothing is written. The in-memory graph that EXPAND traverses is built
+// again from the store by the next query that needs it.
 func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []base.Triple) (GraphChange, error) {
 	if db.opts.ReadOnly {
 		return GraphChange{}, store.ErrReadOnly
+	}
+	for i, e := range ents {
+		if err := graph.CheckEntity(e); err != nil {
+			return GraphChange{}, fmt.Errorf("entity %d (%s %.60q): %w", i+1, e.Type, e.Name, err)
+		}
+	}
+	for i, t := range triples {
+		if err := graph.CheckTriple(t); err != nil {
+			return GraphChange{}, fmt.Errorf("triple %d (%.60q -%.60s-> %.60q): %w", i+1, t.Head, t.Relation, t.Tail, err)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return GraphChange{}, err
@@ -27,22 +40,12 @@ func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []bas
 	if err != nil {
 		return GraphChange{}, err
 	}
+	defer release()
 	gc, err := g.st.PutGraph(ents, triples)
-	release()
 	if err != nil {
 		return gc, err
 	}
-	allEnts, allTriples, err := g.st.LoadGraph()
-	if err != nil {
-		return gc, err
-	}
-	built := graph.Build(allEnts, allTriples)
-	db.mu.Lock()
-	if db.cur == g {
-		g.graphOnce.Do(func() {}) // what loadGraph would build is built
-		g.graph, g.graphErr = built, nil
-	}
-	db.mu.Unlock()
+	g.graph.Store(nil)
 	return gc, nil
 }
 

@@ -234,6 +234,23 @@ feed:
 	return out, nil
 }
 
+// CheckDoc returns the error Ingest would reject d with, or nil: those of
+// d.Validate, and a vector of another dimension than the store's. A
+// caller can check a whole input before writing any of it.
+func (db *DB) CheckDoc(d *base.Doc) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	return db.checkDim(d)
+}
+
+func (db *DB) checkDim(d *base.Doc) error {
+	if dim := db.emb.Dim(); len(d.Vector) > 0 && len(d.Vector) != dim {
+		return fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), db.emb.Name(), dim)
+	}
+	return nil
+}
+
 // prepareGroup fills out[i] for docs[i]; per-document problems go to errs.
 func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.DocWrite, errs []error) error {
 	dim := db.emb.Dim()
@@ -245,12 +262,12 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 	var owners []pending
 	for i := range docs {
 		d := docs[i]
-		if err := d.Validate(); err != nil {
-			errs[i] = err
-			continue
+		check := db.CheckDoc
+		if db.rebuilding {
+			check = db.checkDim
 		}
-		if len(d.Vector) > 0 && len(d.Vector) != dim {
-			errs[i] = fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), db.emb.Name(), dim)
+		if err := check(&d); err != nil {
+			errs[i] = err
 			continue
 		}
 		tierGiven := d.Tier.Valid()

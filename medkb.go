@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/index/bm25"
@@ -20,6 +21,11 @@ type DB struct {
 	opts Options
 	tok  text.Tokenizer
 	emb  embed.Embedder
+
+	// rebuilding: the documents come from a store, where the checks of
+	// their day admitted them; Rebuild carries them over without the
+	// input checks of today (base.Doc.Validate), which may be stricter.
+	rebuilding bool
 
 	writeMu sync.Mutex   // one writer at a time
 	mu      sync.RWMutex // guards cur against a generation switch
@@ -42,10 +48,15 @@ type generation struct {
 	bmErr error
 	// vecErr is set when applying a committed write to the vector slab
 	// failed; queries then fail until the store is reopened.
-	vecErr    error
-	graphOnce sync.Once
-	graph     *graph.Graph // nil when the store has no triples; see loadGraph
-	graphErr  error
+	vecErr error
+	graph  atomic.Pointer[lazyGraph] // nil until loadGraph; IngestGraph resets it
+}
+
+// lazyGraph is the in-memory graph of one state of the stored triples.
+type lazyGraph struct {
+	once sync.Once
+	g    *graph.Graph // nil when the store has no triples
+	err  error
 }
 
 // Open opens the store in dir (creating it unless opts.ReadOnly). A
@@ -117,18 +128,25 @@ func (db *DB) attach(g *generation) error {
 
 // loadGraph builds the in-memory graph from the stored triples on first
 // use: most queries never expand, and building Hetionet takes seconds.
+// After IngestGraph the next call builds it again; an ingest of many
+// graph files (one write each) thus builds it once, not once per file.
 func (g *generation) loadGraph() (*graph.Graph, error) {
-	g.graphOnce.Do(func() {
+	l := g.graph.Load()
+	if l == nil {
+		g.graph.CompareAndSwap(nil, new(lazyGraph))
+		l = g.graph.Load()
+	}
+	l.once.Do(func() {
 		ents, triples, err := g.st.LoadGraph()
 		if err != nil {
-			g.graphErr = err
+			l.err = err
 			return
 		}
 		if len(ents) > 0 || len(triples) > 0 {
-			g.graph = graph.Build(ents, triples)
+			l.g = graph.Build(ents, triples)
 		}
 	})
-	return g.graph, g.graphErr
+	return l.g, l.err
 }
 
 func chooseEmbedder(given embed.Embedder, m store.Meta) (embed.Embedder, error) {

@@ -155,7 +155,7 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	if err != nil {
 		return nil, err
 	}
-	nb := &DB{dir: old.Dir(), tok: tok, emb: emb, cur: &generation{st: st},
+	nb := &DB{dir: old.Dir(), tok: tok, emb: emb, cur: &generation{st: st}, rebuilding: true,
 		opts: Options{LockTimeout: o.LockTimeout, Embedder: emb, ChunkTokens: o.ChunkTokens}}
 	defer func() {
 		if cerr := nb.Close(); err == nil {

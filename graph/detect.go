@@ -21,6 +21,7 @@ const (
 	KindTCMRelations       // JSON Lines {"Disease": ..., "Syndrome": ..., "Relation": ...}: ReadTriples
 	KindHetionetNodes      // Hetionet node TSV (id name kind, or neo4j-import :ID): ReadHetionetNodes
 	KindHetionetEdges      // neo4j-import edge TSV (:START_ID(..) :END_ID(..)): ReadHetionetEdges
+	KindHetionetMeta       // Hetionet's metanodes.tsv and metaedges.tsv: a description of the schema, not data
 )
 
 func (k Kind) String() string {
@@ -37,6 +38,8 @@ func (k Kind) String() string {
 		return "hetionet-nodes"
 	case KindHetionetEdges:
 		return "hetionet-edges"
+	case KindHetionetMeta:
+		return "hetionet-metadata"
 	}
 	return "unknown"
 }
@@ -61,7 +64,9 @@ func Detect(path string) (Kind, error) {
 //	JSON with "Relation" and two other keys       TCM relations
 //	TSV header "id name kind" or "...:ID(Kind)"   Hetionet nodes
 //	TSV header ":START_ID(Kind) :END_ID(Kind)"    Hetionet edges
+//	TSV header with a metaedge or metanode column Hetionet metadata
 //	TSV header naming head ... tail_type          triples
+//	TSV with two columns                          documents (id, text)
 //	TSV with five to seven columns                triples (no header)
 func DetectReader(r io.Reader, name string) (Kind, error) {
 	lr := newLineReader(r, name)
@@ -106,10 +111,18 @@ func classify(line string) Kind {
 	if _, _, ok := hetionetEdgeHeader(f); ok {
 		return KindHetionetEdges
 	}
+	for _, col := range f {
+		if c := strings.ToLower(strings.TrimSpace(col)); c == "metaedge" || c == "metanode" {
+			return KindHetionetMeta
+		}
+	}
 	if _, ok := tsvHeader([]byte(line)); ok {
 		return KindTriples
 	}
-	if len(f) >= 5 && len(f) <= 7 {
+	switch {
+	case len(f) == 2:
+		return KindDocuments
+	case len(f) >= 5 && len(f) <= 7:
 		return KindTriples
 	}
 	return KindUnknown

@@ -5,12 +5,15 @@
 //
 // # Data flow
 //
-// The store persists []base.Entity and []base.Triple; at open it hands
-// them to Build, which keeps everything in memory:
+// The store persists []base.Entity and []base.Triple; when a query first
+// needs the graph it hands them to Build, which keeps everything in memory:
 //
 //	ingest:  Detect(path) -> ReadTriples / ReadEntities /
 //	         ReadHetionetNodes / ReadHetionetEdges -> store
-//	open:    store -> Build(ents, triples) -> *Graph
+//	         (Hetionet's metanodes.tsv and metaedges.tsv are detected as
+//	         metadata and not read)
+//	query:   the first that expands after an open or a graph write:
+//	         store -> Build(ents, triples) -> *Graph
 //	query:   ParseMetapath -> g.CheckMetapath (bind time)
 //	         g.Link(query or chunk text, start type) -> anchors
 //	         g.Expand(ctx, anchors, metapath, opts) -> []Path -> Path.Text
@@ -31,6 +34,11 @@
 // spaces, so readers reject other types and relations, and the Hetionet
 // reader writes "Side Effect" as Side_Effect. Relation names keep the
 // spelling of their source (treats, HAS_HERB, 导致) and match exactly.
+// Readers, and CheckEntity and CheckTriple for records from elsewhere,
+// also cap what a line may bring (MaxNameBytes for names and aliases,
+// MaxTypeBytes, MaxSourceBytes, MaxAliases) and refuse control characters
+// in names: the store joins a triple's fields with NUL into one key, so a
+// NUL in a name would make a key that no longer splits back.
 //
 // # Metapaths and expansion
 //
@@ -79,5 +87,7 @@
 //     the reader keeps source spellings rather than guess.
 //   - Headerless TSV is taken for triples when it has five to seven
 //     columns, so Detect can mistake another five-column table for
-//     triples; give triple TSV files a header.
+//     triples; give triple TSV files a header. A two-column TSV is taken
+//     for documents (id, text), and a header with a metaedge or metanode
+//     column for Hetionet metadata.
 package graph

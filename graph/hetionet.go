@@ -176,12 +176,19 @@ func (l nodeLayout) parse(f []string) (hetNode, string) {
 	}
 	typ := typeName(kind)
 	switch {
-	case id == "":
-		return hetNode{}, "empty id"
-	case name == "":
-		return hetNode{}, "empty name"
+	case len(typ) > MaxTypeBytes:
+		return hetNode{}, fmt.Sprintf("kind is %d bytes, more than %d", len(kind), MaxTypeBytes)
 	case !IsName(typ):
 		return hetNode{}, fmt.Sprintf("kind %q is not a name (letters, digits, spaces and _ only)", kind)
+	}
+	// A shared name becomes "NAME (ID)": each gets half of a name's room.
+	for _, f := range []struct{ field, v string }{{"id", id}, {"name", name}} {
+		if msg := checkName(f.field, f.v); msg != "" {
+			return hetNode{}, msg
+		}
+		if msg := checkText(f.field, f.v, MaxNameBytes/2); msg != "" {
+			return hetNode{}, msg
+		}
 	}
 	return hetNode{typ: typ, id: id, name: name}, ""
 }

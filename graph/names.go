@@ -1,9 +1,12 @@
 package graph
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/medkb/medkb/internal/base"
 )
 
 // isNameRune reports whether r may appear in a type or relation name:
@@ -28,21 +31,76 @@ func IsName(s string) bool {
 	return true
 }
 
+// Limits on graph records, so that one bad line can neither make a key
+// bbolt refuses (32 KiB: the whole write would fail) nor bloat the linker.
+const (
+	MaxNameBytes   = 1024 // an entity name or alias, a triple's head or tail
+	MaxTypeBytes   = 128  // a type or relation
+	MaxSourceBytes = 256  // a triple's source
+	MaxAliases     = 256  // aliases of one entity
+)
+
+// CheckEntity returns what makes e unfit for a store, as the readers
+// check their lines (after trimming them), or nil.
+func CheckEntity(e base.Entity) error { return msgErr(checkEntity(e)) }
+
+// CheckTriple returns what makes t unfit for a store, as the readers
+// check their lines (after trimming them), or nil.
+func CheckTriple(t base.Triple) error { return msgErr(checkTriple(t)) }
+
+func msgErr(msg string) error {
+	if msg == "" {
+		return nil
+	}
+	return errors.New(msg)
+}
+
 // checkTriple validates the fields every triple needs; it returns a
 // message for the caller's line error, or "" when the triple is good.
-func checkTriple(head, headType, rel, tail, tailType string) string {
-	switch {
-	case head == "":
-		return `empty "head"`
-	case tail == "":
-		return `empty "tail"`
+func checkTriple(t base.Triple) string {
+	for _, f := range []struct{ field, v string }{{`"head"`, t.Head}, {`"tail"`, t.Tail}} {
+		if msg := checkName(f.field, f.v); msg != "" {
+			return msg
+		}
 	}
 	for _, f := range []struct{ field, v string }{
-		{"head_type", headType}, {"relation", rel}, {"tail_type", tailType},
+		{"head_type", t.HeadType}, {"relation", t.Relation}, {"tail_type", t.TailType},
 	} {
-		if !IsName(f.v) {
-			return fmt.Sprintf("%s %q is not a name (letters, digits and _ only)", f.field, f.v)
+		if msg := checkType(f.field, f.v); msg != "" {
+			return msg
 		}
+	}
+	return checkText("source", t.Source, MaxSourceBytes)
+}
+
+// checkName validates an entity name or alias: not empty, within
+// MaxNameBytes, and without control characters (a NUL would split the
+// store's key, whose parts it separates).
+func checkName(field, v string) string {
+	if v == "" {
+		return "empty " + field
+	}
+	return checkText(field, v, MaxNameBytes)
+}
+
+// checkType validates a type or relation: a name within MaxTypeBytes.
+func checkType(field, v string) string {
+	switch {
+	case len(v) > MaxTypeBytes:
+		return fmt.Sprintf("%s is %d bytes, more than %d", field, len(v), MaxTypeBytes)
+	case !IsName(v):
+		return fmt.Sprintf("%s %q is not a name (letters, digits and _ only)", field, v)
+	}
+	return ""
+}
+
+// checkText checks a free-text field's length and control characters.
+func checkText(field, v string, limit int) string {
+	switch {
+	case len(v) > limit:
+		return fmt.Sprintf("%s is %d bytes, more than %d", field, len(v), limit)
+	case strings.IndexFunc(v, unicode.IsControl) >= 0:
+		return field + " has a control character"
 	}
 	return ""
 }

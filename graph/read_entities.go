@@ -36,17 +36,31 @@ func parseEntity(line []byte) (base.Entity, string) {
 	}
 	e.Name = strings.TrimSpace(e.Name)
 	e.Type = strings.TrimSpace(e.Type)
-	if e.Name == "" {
-		return e, `empty "name"`
-	}
-	if !IsName(e.Type) {
-		return e, fmt.Sprintf("type %q is not a name (letters, digits and _ only)", e.Type)
-	}
 	for i, a := range e.Aliases {
 		e.Aliases[i] = strings.TrimSpace(a)
-		if e.Aliases[i] == "" {
-			return e, fmt.Sprintf("alias %d is empty", i+1)
+	}
+	return e, checkEntity(e)
+}
+
+// checkEntity validates an entity; it returns a message for the caller's
+// line error, or "" when the entity is good.
+func checkEntity(e base.Entity) string {
+	if msg := checkName(`"name"`, e.Name); msg != "" {
+		return msg
+	}
+	if msg := checkType("type", e.Type); msg != "" {
+		return msg
+	}
+	if len(e.Aliases) > MaxAliases {
+		return fmt.Sprintf("%d aliases, more than %d", len(e.Aliases), MaxAliases)
+	}
+	for i, a := range e.Aliases {
+		if a == "" {
+			return fmt.Sprintf("alias %d is empty", i+1)
+		}
+		if msg := checkText(fmt.Sprintf("alias %d", i+1), a, MaxNameBytes); msg != "" {
+			return msg
 		}
 	}
-	return e, ""
+	return ""
 }

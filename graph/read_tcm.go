@@ -49,7 +49,7 @@ func tcmTriple(line []byte) (base.Triple, string) {
 		}
 	}
 	t := base.Triple{Head: names[0], HeadType: types[0], Relation: rel, Tail: names[1], TailType: types[1]}
-	if msg := checkTriple(t.Head, t.HeadType, t.Relation, t.Tail, t.TailType); msg != "" {
+	if msg := checkTriple(t); msg != "" {
 		return t, msg
 	}
 	return t, ""

@@ -415,3 +415,44 @@ func FuzzReadHetionetEdges(f *testing.F) {
 		}
 	})
 }
+
+// TestReadersRejectGarbage: names, types, sources and aliases over their
+// limits or with control characters are bad lines. A NUL in a name was
+// stored and split the store's key, which then failed every load of the
+// graph; a name of megabytes made a key bbolt refuses, failing the write.
+func TestReadersRejectGarbage(t *testing.T) {
+	long := strings.Repeat("x", MaxNameBytes+1)
+	triple := func(head, typ, source string) string {
+		j, _ := json.Marshal(base.Triple{Head: head, HeadType: typ, Relation: "r", Tail: "b", TailType: "T", Source: source})
+		return string(j)
+	}
+	aliases := strings.Repeat(`"a", `, MaxAliases) + `"a"`
+	for _, tc := range []struct {
+		cmd, line, want string
+	}{
+		{"triples", triple("a\x00b", "T", ""), `"head" has a control character`},
+		{"triples", triple(long, "T", ""), `"head" is 1025 bytes, more than 1024`},
+		{"triples", triple("a", strings.Repeat("T", MaxTypeBytes+1), ""), "head_type is 129 bytes, more than 128"},
+		{"triples", triple("a", "T", strings.Repeat("s", MaxSourceBytes+1)), "source is 257 bytes, more than 256"},
+		{"entities", `{"name": "a\u0007", "type": "T"}`, `"name" has a control character`},
+		{"entities", `{"name": "a", "type": "T", "aliases": [` + aliases + `]}`, "257 aliases, more than 256"},
+		{"entities", `{"name": "a", "type": "T", "aliases": ["` + long + `"]}`, "alias 1 is 1025 bytes, more than 1024"},
+		{"hetionet-nodes", "id\tname\tkind\nGene::1\t" + long[:MaxNameBytes/2+1] + "\tGene", "name is 513 bytes, more than 512"},
+	} {
+		var err error
+		n := 0
+		count := func() error { n++; return nil }
+		switch tc.cmd {
+		case "triples":
+			err = ReadTriples(strings.NewReader(tc.line), "f", func(base.Triple) error { return count() })
+		case "entities":
+			err = ReadEntities(strings.NewReader(tc.line), "f", func(base.Entity) error { return count() })
+		case "hetionet-nodes":
+			err = ReadHetionetNodes(strings.NewReader(tc.line), "f", func(base.Entity) error { return count() })
+		}
+		var ie *InputError
+		if n != 0 || !errors.As(err, &ie) || !strings.HasSuffix(ie.Lines[0].Msg, tc.want) {
+			t.Errorf("%s %.60q: %d read, error %v; want %q", tc.cmd, tc.line, n, err, tc.want)
+		}
+	}
+}

@@ -95,7 +95,7 @@ func jsonTriple(line []byte) (base.Triple, string) {
 		return t, "bad JSON: " + jsonMessage(err)
 	}
 	t = trimTriple(t)
-	if msg := checkTriple(t.Head, t.HeadType, t.Relation, t.Tail, t.TailType); msg != "" {
+	if msg := checkTriple(t); msg != "" {
 		return t, msg
 	}
 	if msg := checkWeight(t.Weight); msg != "" {
@@ -170,7 +170,7 @@ func (c tsvColumns) parse(line []byte) (base.Triple, string) {
 		Head: get(c.head), HeadType: get(c.headType), Relation: get(c.relation),
 		Tail: get(c.tail), TailType: get(c.tailType), Source: get(c.source),
 	}
-	if msg := checkTriple(t.Head, t.HeadType, t.Relation, t.Tail, t.TailType); msg != "" {
+	if msg := checkTriple(t); msg != "" {
 		return t, msg
 	}
 	if w := get(c.weight); w != "" {

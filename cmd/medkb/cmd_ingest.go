@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,29 +14,41 @@ import (
 
 	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/docio"
 )
 
 func ingestCmd(e *env) *cobra.Command {
 	var skipBad bool
 	c := &cobra.Command{
-		Use:   "ingest [--skip-bad] FILE...",
-		Short: "add or replace documents (JSON Lines, TSV) in the store",
-		Long: `Ingest upserts documents by id. Each file is one atomic write: by default a file
-with any bad line is rejected whole, naming file:line and the reason for the
-first 20 bad lines, and the store is left exactly as it was. --skip-bad
-ingests the good lines and reports the bad ones.
+		Use:   "ingest [--skip-bad] FILE|DIR...",
+		Short: "add or replace documents (JSON Lines, TSV) and graph files in the store",
+		Long: `Ingest upserts documents by id. Each file is read and checked whole before any
+of it is written: by default a file with any bad line is rejected, naming
+file:line and the reason for the first 20 bad lines, and nothing of it is
+written. --skip-bad ingests the good lines and reports the bad ones. A
+checked file is then written in batches (2,048 documents or 16 MiB of text,
+100,000 graph records), one transaction each, so that memory stays bounded
+however long the file; should writing fail midway (a full disk, a crash),
+the batches before the failure stay, and running the same ingest again
+finishes the file.
 
 Documents are JSON Lines ({"id", "text", ...}; see the README) or TSV
 (id<TAB>text). Knowledge-graph files are recognised by their content:
 triples as JSON Lines {"head", "head_type", "relation", "tail",
 "tail_type"} or TSV with those columns, entities {"name", "type",
 "aliases"}, TCM relations {"Disease": ..., "Syndrome": ..., "Relation":
-...}, and Hetionet node and edge TSVs (a directory is read whole, nodes
-first). All graph input of one run is one atomic write.`,
+...}, and Hetionet node and edge TSVs, node files first.
+
+A directory is read recursively: its .jsonl and .tsv files, in name order
+(Hetionet edge files last). Files of other types, Hetionet's metadata
+tables (metaedges.tsv, metanodes.tsv) and files in no format medkb reads
+are skipped with a note. A file that is rejected does not stop the others:
+the command goes on, and exits 1 at the end naming the rejected files; the
+files it ingested stay.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			inputs, err := classifyInputs(args)
+			inputs, err := e.classifyInputs(args)
 			if err != nil {
 				return err
 			}
@@ -44,75 +57,181 @@ first). All graph input of one run is one atomic write.`,
 				return err
 			}
 			defer db.Close()
-			gi := &graphInput{}
-			for _, in := range inputs {
-				if in.kind == graph.KindDocuments {
-					err = e.ingestFile(cmd, db, in.path, skipBad)
-				} else {
-					err = e.readGraphFile(db, gi, in, skipBad)
-				}
-				if err != nil {
-					return err
+			r := &ingestRun{env: e, cmd: cmd, db: db, skipBad: skipBad}
+			var rejected []string
+			for i, in := range inputs {
+				err := r.ingest(in)
+				var rej *rejectedError
+				switch {
+				case errors.As(err, &rej):
+					fmt.Fprintf(e.stderr, "medkb: %v\n", err)
+					rejected = append(rejected, in.path)
+				case err != nil:
+					return fmt.Errorf("%w\n%s", err, doneSoFar(i-len(rejected), rejected, len(inputs)-i-1))
 				}
 			}
-			return e.commitGraph(cmd, db, gi)
+			if len(rejected) > 0 {
+				return fmt.Errorf("%d of %d file(s) rejected: %s; the other %d were ingested and stay committed",
+					len(rejected), len(inputs), strings.Join(rejected, ", "), len(inputs)-len(rejected))
+			}
+			return nil
 		},
 	}
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	return e.storeFlags(c)
 }
 
-func (e *env) ingestFile(cmd *cobra.Command, db *medkb.DB, path string, skipBad bool) error {
-	start := time.Now()
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// doneSoFar says, after an ingest stopped, what stays and what was not read.
+func doneSoFar(ingested int, rejected []string, unread int) string {
+	s := fmt.Sprintf("medkb: ingest stopped: the %d file(s) ingested before stay committed", ingested)
+	if len(rejected) > 0 {
+		s += fmt.Sprintf("; rejected: %s", strings.Join(rejected, ", "))
 	}
-	defer f.Close()
-	res, err := docio.Read(f, path)
+	return s + fmt.Sprintf("; %d file(s) not read", unread)
+}
+
+// rejectedError is a file refused before any of it was written: it cannot
+// be read, is in no format medkb ingests, or has bad lines. The ingest
+// goes on with the other files.
+type rejectedError struct{ err error }
+
+func (e *rejectedError) Error() string { return e.err.Error() }
+func (e *rejectedError) Unwrap() error { return e.err }
+
+func reject(format string, args ...any) error {
+	return &rejectedError{fmt.Errorf(format, args...)}
+}
+
+// Batch sizes of the write phase: they bound the memory an ingest needs
+// beyond the store's own, whatever the length of a file.
+var (
+	docBatch       = 2048     // documents per transaction
+	docBatchText   = 16 << 20 // bytes of text per transaction
+	graphBatchSize = 100_000  // entities and triples per transaction
+)
+
+// ingestRun is one `medkb ingest`: the open store and what the files so
+// far left behind.
+type ingestRun struct {
+	*env
+	cmd     *cobra.Command
+	db      *medkb.DB
+	skipBad bool
+	ids     map[string]string // Hetionet id -> entity name; nil after new entities
+}
+
+func (r *ingestRun) ingest(in input) error {
+	switch {
+	case in.err != nil:
+		return &rejectedError{in.err}
+	case in.kind == graph.KindDocuments:
+		return r.docs(in.path)
+	case in.kind == graph.KindHetionetMeta:
+		return reject("%s: Hetionet metadata (the graph's schema), not data: nothing to ingest", in.path)
+	}
+	return r.graph(in)
+}
+
+// docs ingests one document file: every line is read and checked first
+// (nothing is written when one is bad, unless --skip-bad), then the file
+// is read again and written in batches.
+func (r *ingestRun) docs(path string) error {
+	start := time.Now()
+	check := func(n int, d base.Doc) error {
+		if err := r.db.CheckDoc(&d); err != nil {
+			return &docio.LineError{Reason: err.Error()}
+		}
+		return nil
+	}
+	res, err := scanDocs(path, check)
 	if err != nil {
-		return err
+		return &rejectedError{err}
 	}
 	if bad := res.Err(); bad != nil {
-		if !skipBad {
-			return fmt.Errorf("%s rejected, nothing ingested: %w", path, bad)
+		if !r.skipBad {
+			return reject("%s rejected, nothing ingested: %w", path, bad)
 		}
-		fmt.Fprintf(e.stderr, "medkb: skipping %v\n", bad)
+		fmt.Fprintf(r.stderr, "medkb: skipping %v\n", bad)
 	}
 	var bar *progressbar.ProgressBar
-	if isTerminal(e.stderr) && len(res.Docs) >= 1000 {
-		bar = progressbar.NewOptions(len(res.Docs), progressbar.OptionSetWriter(e.stderr),
+	if isTerminal(r.stderr) && res.Good >= 1000 {
+		bar = progressbar.NewOptions(res.Good, progressbar.OptionSetWriter(r.stderr),
 			progressbar.OptionSetDescription(filepath.Base(path)), progressbar.OptionShowCount(),
 			progressbar.OptionClearOnFinish())
+		defer bar.Finish()
 	}
-	out, err := db.IngestProgress(cmd.Context(), res.Docs, func(done, total int) {
-		if bar != nil {
-			bar.Set(done)
+	var total medkb.IngestResult
+	var batch []base.Doc
+	var lines []int
+	text := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
 		}
+		out, err := r.db.IngestProgress(r.cmd.Context(), batch, func(done, _ int) {
+			if bar != nil {
+				bar.Set(total.Docs + done)
+			}
+		})
+		if err != nil {
+			err = lineOf(err, lines)
+			if total.Docs == 0 {
+				return fmt.Errorf("%s: %w; nothing of it was written", path, err)
+			}
+			return fmt.Errorf("%s: %w; its first %d document(s), before line %d, were written and stay committed "+
+				"(an ingest replaces documents by id: running it again finishes the file)", path, err, total.Docs, lines[0])
+		}
+		total.Docs += out.Docs
+		total.Chunks += out.Chunks
+		total.IndexErr = out.IndexErr // each write replays what the index missed before it
+		batch, lines, text = batch[:0], lines[:0], 0
+		return nil
+	}
+	_, err = scanDocs(path, func(n int, d base.Doc) error {
+		if check(n, d) != nil {
+			return nil // a bad line --skip-bad skips, reported above
+		}
+		batch = append(batch, d)
+		lines = append(lines, n)
+		if text += len(d.Text); len(batch) >= docBatch || text >= docBatchText {
+			return flush()
+		}
+		return nil
 	})
-	if bar != nil {
-		bar.Finish()
+	if err == nil {
+		err = flush()
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, lineOf(err, res))
-	}
-	st, err := db.Stats()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: ingested %d document(s) (%d chunk(s), %d bad line(s) skipped) in %s; store has %d document(s)\n",
-		path, out.Docs, out.Chunks, res.NBad, time.Since(start).Round(time.Millisecond), st.Docs)
-	if out.IndexErr != nil {
-		fmt.Fprintf(e.stderr, "medkb: %s: the documents are committed, but queries fail until the index catches up: %v\n", path, out.IndexErr)
+	st, err := r.db.Stats()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.stdout, "%s: ingested %d document(s) (%d chunk(s), %d bad line(s) skipped) in %s; store has %d document(s)\n",
+		path, total.Docs, total.Chunks, res.NBad, time.Since(start).Round(time.Millisecond), st.Docs)
+	if total.IndexErr != nil {
+		fmt.Fprintf(r.stderr, "medkb: %s: the documents are committed, but queries fail until the index catches up: %v\n", path, total.IndexErr)
 	}
 	return nil
 }
 
-// lineOf maps "document N" in an ingest error back to its input line.
-func lineOf(err error, res *docio.Result) error {
+// scanDocs reads the documents of one file, calling fn with each good one.
+func scanDocs(path string, fn func(line int, d base.Doc) error) (*docio.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return docio.Scan(f, path, fn)
+}
+
+// lineOf maps "document N" of a batch in an ingest error back to its
+// input line.
+func lineOf(err error, lines []int) error {
 	var de *medkb.DocError
-	if errors.As(err, &de) && de.Index < len(res.Lines) {
-		return fmt.Errorf("line %d: %w", res.Lines[de.Index], de.Err)
+	if errors.As(err, &de) && de.Index < len(lines) {
+		return fmt.Errorf("line %d: %w", lines[de.Index], de.Err)
 	}
 	return err
 }

@@ -1,6 +1,6 @@
 // Command medkb is the command-line face of the medkb store.
 //
-//	medkb ingest [--skip-bad] FILE...     documents (JSON Lines, TSV) and graph files
+//	medkb ingest [--skip-bad] FILE|DIR... documents (JSON Lines, TSV) and graph files
 //	medkb query [--json] QUERY|-          one RETRIEVE statement
 //	medkb repl                            interactive, read-only
 //	medkb demo                            the embedded sample and showcase queries
@@ -16,4 +16,18 @@
 // opens a sound store read-write (medkb.Check). corrupt_test.go runs the
 // CLI in child processes on damaged copies of a store, so that a panic or
 // a fatal signal fails the test instead of ending it.
+//
+// ingest works file by file in two passes (cmd_ingest.go). The first reads
+// and checks every line (docio.Scan with DB.CheckDoc, or the graph
+// readers) and writes nothing, so a file with a bad line is rejected
+// whole, by file:line. The second reads the file again and writes it in
+// batches, one transaction each, so that memory is bounded by the batch
+// and not by the file: 200,000 one-line documents once took 2.6 GB in one
+// transaction. The price is that a failure in the second pass (a full
+// disk, a crash) leaves the batches before it; the ingest replaces
+// documents by id, so running it again finishes the file. A rejected file
+// does not stop the others: the command goes on and exits 1 at the end,
+// naming the rejected files. A directory contributes its .jsonl and .tsv
+// data files (graph.Detect), edge files last; metadata tables, other types
+// and unknown formats are skipped with a note on stderr.
 package main

@@ -6,6 +6,11 @@
 // internal/base). It holds types and their small methods only; no I/O.
 //
 // Invariants:
+//   - A document given to an ingest passes Validate: every field within
+//     its limit (MaxIDBytes ... MaxVectorDim), identifiers without control
+//     characters, a text that is not only white space. A store may hold
+//     documents an earlier medkb admitted under looser rules; a rebuild
+//     carries them over as they are.
 //   - A Tier is one of T1..T4 once a document is ingested; TierNone only
 //     appears on input before classification.
 //   - Chunk.Ord is unique for the life of a generation and never reused: it

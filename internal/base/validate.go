@@ -4,39 +4,78 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// Limits on one document, so one bad record cannot exhaust memory.
+// Limits on one document, so that one bad record cannot exhaust memory or
+// bloat every chunk it is copied into (the title and type head each
+// chunk's BM25 text; meta is indexed with each chunk).
 const (
-	MaxIDBytes   = 512
-	MaxTextBytes = 1 << 20 // 1 MiB of text per document
+	MaxIDBytes        = 512
+	MaxTextBytes      = 1 << 20 // 1 MiB of text per document
+	MaxFieldBytes     = 256     // type, patient, source, evidence, lang
+	MaxTitleBytes     = 1024
+	MaxDateBytes      = 64 // time, published
+	MaxMetaKeys       = 64
+	MaxMetaKeyBytes   = 128
+	MaxMetaValueBytes = 1024
+	MaxVectorDim      = 8192
 )
 
-// Validate checks a document as given on input: id and text present and
-// valid UTF-8 within limits, a known tier when given, a readable time and
-// published date, and a finite vector. It does not know the store's
-// dimension; the ingest checks that.
+// Validate checks a document as given on input: an id and a text that is
+// not only white space; every field within its limit and valid UTF-8;
+// identifiers (id, type, patient, source, evidence, lang, meta keys)
+// without control characters, and the id without surrounding white space;
+// a known tier when given; a readable time and published date; and a
+// finite vector that is not all zeros. It does not know the store's dimension; the ingest
+// checks that. Each error names the field and, for a limit, the limit.
 func (d *Doc) Validate() error {
 	switch {
 	case d.ID == "":
 		return errors.New(`missing "id"`)
-	case len(d.ID) > MaxIDBytes:
-		return fmt.Errorf(`"id" is %d bytes, more than %d`, len(d.ID), MaxIDBytes)
 	case d.Text == "":
 		return errors.New(`missing "text"`)
-	case len(d.Text) > MaxTextBytes:
-		return fmt.Errorf(`"text" is %d bytes, more than %d`, len(d.Text), MaxTextBytes)
 	}
-	for name, v := range map[string]string{"id": d.ID, "text": d.Text, "type": d.Type, "patient": d.Patient,
-		"title": d.Title, "source": d.Source, "evidence": d.Evidence, "lang": d.Lang} {
-		if !utf8.ValidString(v) {
-			return fmt.Errorf("%q is not valid UTF-8", name)
+	for _, f := range []struct {
+		name, v string
+		max     int
+		ident   bool // an identifier: no control characters
+	}{
+		{"id", d.ID, MaxIDBytes, true},
+		{"text", d.Text, MaxTextBytes, false},
+		{"type", d.Type, MaxFieldBytes, true},
+		{"patient", d.Patient, MaxFieldBytes, true},
+		{"source", d.Source, MaxFieldBytes, true},
+		{"evidence", d.Evidence, MaxFieldBytes, true},
+		{"lang", d.Lang, MaxFieldBytes, true},
+		{"title", d.Title, MaxTitleBytes, false},
+		{"time", d.Time, MaxDateBytes, false},
+		{"published", d.Published, MaxDateBytes, false},
+	} {
+		if err := checkString(fmt.Sprintf("%q", f.name), f.v, f.max, f.ident); err != nil {
+			return err
 		}
 	}
+	if strings.TrimSpace(d.ID) != d.ID {
+		return errors.New(`"id" has white space around it`)
+	}
+	if strings.TrimSpace(d.Text) == "" {
+		return errors.New(`"text" is only white space`)
+	}
+	if len(d.Meta) > MaxMetaKeys {
+		return fmt.Errorf(`"meta" has %d keys, more than %d`, len(d.Meta), MaxMetaKeys)
+	}
 	for k, v := range d.Meta {
-		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return fmt.Errorf("meta %q is not valid UTF-8", k)
+		if k == "" {
+			return errors.New(`"meta" has an empty key`)
+		}
+		if err := checkString("meta key", k, MaxMetaKeyBytes, true); err != nil {
+			return err
+		}
+		if err := checkString(fmt.Sprintf("meta %q", k), v, MaxMetaValueBytes, false); err != nil {
+			return err
 		}
 	}
 	if d.Tier != TierNone && !d.Tier.Valid() {
@@ -48,10 +87,33 @@ func (d *Doc) Validate() error {
 	if _, err := ParseDay(d.Published); err != nil {
 		return fmt.Errorf(`"published": %w`, err)
 	}
+	if len(d.Vector) > MaxVectorDim {
+		return fmt.Errorf(`"vector" has %d numbers, more than %d`, len(d.Vector), MaxVectorDim)
+	}
+	zero := true
 	for i, f := range d.Vector {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 			return fmt.Errorf(`"vector"[%d] is not a finite number`, i)
 		}
+		zero = zero && f == 0
+	}
+	if len(d.Vector) > 0 && zero {
+		return errors.New(`"vector" is all zeros`)
+	}
+	return nil
+}
+
+// checkString checks one field: at most max bytes, valid UTF-8 and, for
+// an identifier, free of control characters (a newline or NUL in an id
+// breaks every line-oriented output that prints it).
+func checkString(name, v string, max int, ident bool) error {
+	switch {
+	case len(v) > max:
+		return fmt.Errorf("%s is %d bytes, more than %d", name, len(v), max)
+	case !utf8.ValidString(v):
+		return fmt.Errorf("%s is not valid UTF-8", name)
+	case ident && strings.IndexFunc(v, unicode.IsControl) >= 0:
+		return fmt.Errorf("%s has a control character", name)
 	}
 	return nil
 }

@@ -31,10 +31,12 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
 
 // Result is what a read produced: the good documents with their line
-// numbers, the first MaxReported bad lines, and how many were bad.
+// numbers (Read only; Scan hands them to its callback instead), how many
+// there were, the first MaxReported bad lines, and how many were bad.
 type Result struct {
 	Docs  []base.Doc
 	Lines []int
+	Good  int
 	Bad   []*LineError
 	NBad  int
 }
@@ -78,17 +80,53 @@ type inputDoc struct {
 
 // ReadJSONL reads documents, one JSON object a line; blank lines are skipped.
 func ReadJSONL(r io.Reader, file string) (*Result, error) {
+	return collect(r, file, ScanJSONL)
+}
+
+// ScanJSONL is ReadJSONL calling fn with each good document and its line
+// instead of keeping them. fn may return a *LineError (its reason alone
+// is used) to count the line as bad for a reason only the caller can
+// judge, such as the store's dimension; any other error from fn stops
+// the scan and is returned as it is.
+func ScanJSONL(r io.Reader, file string, fn func(line int, d base.Doc) error) (*Result, error) {
 	res := &Result{}
-	err := EachLine(r, func(n int, line []byte) {
+	err := EachLine(r, func(n int, line []byte) error {
 		d, err := decodeDoc(line)
 		if err != nil {
 			res.bad(file, n, err.Error())
-			return
+			return nil
 		}
-		res.Docs = append(res.Docs, *d)
-		res.Lines = append(res.Lines, n)
+		return res.call(file, n, *d, fn)
 	})
 	return res, wrapRead(file, err)
+}
+
+// call hands d to fn and counts it as good, or as bad when fn returns a
+// *LineError.
+func (r *Result) call(file string, n int, d base.Doc, fn func(int, base.Doc) error) error {
+	var le *LineError
+	switch err := fn(n, d); {
+	case errors.As(err, &le):
+		r.bad(file, n, le.Reason)
+	case err != nil:
+		return err
+	default:
+		r.Good++
+	}
+	return nil
+}
+
+// collect runs a scan keeping every good document and its line.
+func collect(r io.Reader, file string, scan func(io.Reader, string, func(int, base.Doc) error) (*Result, error)) (*Result, error) {
+	var docs []base.Doc
+	var lines []int
+	res, err := scan(r, file, func(n int, d base.Doc) error {
+		docs = append(docs, d)
+		lines = append(lines, n)
+		return nil
+	})
+	res.Docs, res.Lines = docs, lines
+	return res, err
 }
 
 func decodeDoc(line []byte) (*base.Doc, error) {
@@ -134,37 +172,42 @@ func decodeDoc(line []byte) (*base.Doc, error) {
 // ReadTSV reads "id<TAB>text" lines (NFCorpus layout). A first non-blank
 // line whose first field is "id" or "_id" is a header.
 func ReadTSV(r io.Reader, file string) (*Result, error) {
+	return collect(r, file, ScanTSV)
+}
+
+// ScanTSV is ReadTSV calling fn as ScanJSONL does.
+func ScanTSV(r io.Reader, file string, fn func(line int, d base.Doc) error) (*Result, error) {
 	res := &Result{}
 	first := true
-	err := EachLine(r, func(n int, line []byte) {
+	err := EachLine(r, func(n int, line []byte) error {
 		if !utf8.Valid(line) {
 			res.bad(file, n, "invalid UTF-8")
-			return
+			return nil
 		}
 		id, text, ok := strings.Cut(string(line), "\t")
 		header := first && (id == "id" || id == "_id")
 		first = false
 		if header {
-			return
+			return nil
 		}
 		if !ok {
 			res.bad(file, n, "want id<TAB>text")
-			return
+			return nil
 		}
 		d := base.Doc{ID: strings.TrimSpace(id), Text: strings.TrimSpace(text)}
 		if err := d.Validate(); err != nil {
 			res.bad(file, n, err.Error())
-			return
+			return nil
 		}
-		res.Docs = append(res.Docs, d)
-		res.Lines = append(res.Lines, n)
+		return res.call(file, n, d, fn)
 	})
 	return res, wrapRead(file, err)
 }
 
 // EachLine calls fn with each non-blank line of r (CR and, on the first
-// line, a byte-order mark stripped) and its number.
-func EachLine(r io.Reader, fn func(n int, line []byte)) error {
+// line, a byte-order mark stripped) and its number. An error from fn
+// stops the reading and is returned as it is.
+func EachLine(r io.Reader, fn func(n int, line []byte) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	n := 0
@@ -177,7 +220,9 @@ func EachLine(r io.Reader, fn func(n int, line []byte)) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		fn(n, line)
+		if err := fn(n, line); err != nil {
+			return &stopError{err}
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("line %d: %w", n+1, err)
@@ -185,9 +230,18 @@ func EachLine(r io.Reader, fn func(n int, line []byte)) error {
 	return nil
 }
 
+// stopError carries an error of EachLine's callback past wrapRead.
+type stopError struct{ err error }
+
+func (e *stopError) Error() string { return e.err.Error() }
+
 func wrapRead(file string, err error) error {
-	if err == nil {
+	var stop *stopError
+	switch {
+	case err == nil:
 		return nil
+	case errors.As(err, &stop):
+		return stop.err
 	}
 	if strings.Contains(err.Error(), "token too long") {
 		return fmt.Errorf("%s: a line is longer than %d bytes: %w", file, MaxLineBytes, err)
@@ -200,6 +254,11 @@ func wrapRead(file string, err error) error {
 // so line numbers count from the input's first line; blank space longer
 // than sniffBytes before the first character reads as TSV.
 func Read(r io.Reader, file string) (*Result, error) {
+	return collect(r, file, Scan)
+}
+
+// Scan is Read calling fn as ScanJSONL does.
+func Scan(r io.Reader, file string, fn func(line int, d base.Doc) error) (*Result, error) {
 	br := bufio.NewReaderSize(r, sniffBytes)
 	start := 0
 	if b, _ := br.Peek(len(text.BOM)); string(b) == text.BOM {
@@ -209,9 +268,9 @@ func Read(r io.Reader, file string) (*Result, error) {
 		b, _ := br.Peek(i + 1)
 		if len(b) <= i || !isBlank(b[i]) {
 			if len(b) > i && b[i] == '{' {
-				return ReadJSONL(br, file)
+				return ScanJSONL(br, file, fn)
 			}
-			return ReadTSV(br, file)
+			return ScanTSV(br, file, fn)
 		}
 	}
 }

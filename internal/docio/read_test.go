@@ -3,9 +3,12 @@ package docio
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/base"
 )
 
 func TestReadJSONLReportsEachBadLine(t *testing.T) {
@@ -50,6 +53,75 @@ func TestReadJSONLReportsEachBadLine(t *testing.T) {
 	var bad *BadInputError
 	if !errors.As(res.Err(), &bad) || !strings.HasPrefix(bad.Error(), "8 bad line(s)") {
 		t.Fatalf("Err: %v", res.Err())
+	}
+}
+
+// TestReadRejectsGarbage: every kind of garbage that was once stored
+// silently is a bad line naming file:line, the field and the limit.
+func TestReadRejectsGarbage(t *testing.T) {
+	big := func(n int) string { return strings.Repeat("x", n) }
+	manyKeys := make([]string, base.MaxMetaKeys+1)
+	for i := range manyKeys {
+		manyKeys[i] = fmt.Sprintf(`"k%d": "v"`, i)
+	}
+	tests := []struct{ line, want string }{
+		{`{"id": "a", "text": "   \t\n  "}`, `"text" is only white space`},
+		{`{"id": "a", "text": "x", "meta": {"dept": "` + big(5<<20) + `"}}`, `meta "dept" is 5242880 bytes, more than 1024`},
+		{`{"id": "a", "text": "x", "meta": {"` + big(200) + `": "v"}}`, `meta key is 200 bytes, more than 128`},
+		{`{"id": "a", "text": "x", "meta": {"": "v"}}`, `"meta" has an empty key`},
+		{`{"id": "a", "text": "x", "meta": {` + strings.Join(manyKeys, ", ") + `}}`, `"meta" has 65 keys, more than 64`},
+		{`{"id": "a", "text": "x", "title": "` + big(2000) + `"}`, `"title" is 2000 bytes, more than 1024`},
+		{`{"id": "a", "text": "x", "type": "` + big(300) + `"}`, `"type" is 300 bytes, more than 256`},
+		{`{"id": "a", "text": "x", "patient": "P\n1"}`, `"patient" has a control character`},
+		{`{"id": "a\u0000b", "text": "x"}`, `"id" has a control character`},
+		{`{"id": " a", "text": "x"}`, `"id" has white space around it`},
+		{`{"id": "` + big(600) + `", "text": "x"}`, `"id" is 600 bytes, more than 512`},
+		{`{"id": "a", "text": "` + big(base.MaxTextBytes+1) + `"}`, `"text" is 1048577 bytes, more than 1048576`},
+		{`{"id": "a", "text": "x", "lang": "` + big(257) + `"}`, `"lang" is 257 bytes, more than 256`},
+		{`{"id": "a", "text": "x", "time": "` + big(100) + `"}`, `"time" is 100 bytes, more than 64`},
+		{`{"id": "a", "text": "x", "vector": [` + strings.Repeat("0.5, ", base.MaxVectorDim) + `0.5]}`, `"vector" has 8193 numbers, more than 8192`},
+		{`{"id": "a", "text": "x", "vector": [0, 0, 0]}`, `"vector" is all zeros`},
+	}
+	var in strings.Builder
+	for _, tc := range tests {
+		in.WriteString(tc.line + "\n")
+	}
+	in.WriteString(`{"id": "good", "text": "Chest pain."}` + "\n")
+	res, err := ReadJSONL(strings.NewReader(in.String()), "garbage.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Good != 1 || len(res.Docs) != 1 || res.NBad != len(tests) {
+		t.Fatalf("%d good, %d bad; want 1 and %d: %v", res.Good, res.NBad, len(tests), res.Err())
+	}
+	for i, tc := range tests {
+		if want := fmt.Sprintf("garbage.jsonl:%d: %s", i+1, tc.want); res.Bad[i].Error() != want {
+			t.Errorf("line %d:\n got %s\nwant %s", i+1, res.Bad[i].Error(), want)
+		}
+	}
+	res, err = ReadTSV(strings.NewReader("a\t \t \n"), "blank.tsv")
+	if err != nil || res.NBad != 1 || res.Bad[0].Error() != `blank.tsv:1: missing "text"` {
+		t.Fatalf("TSV with a blank text: %v %v", res.Err(), err)
+	}
+}
+
+// TestScanCallback: a *LineError from Scan's callback makes the line bad
+// and the scan go on; another error stops it and is returned as it is.
+func TestScanCallback(t *testing.T) {
+	stop := errors.New("stop")
+	var lines []int
+	res, err := Scan(strings.NewReader("a\tx\nb\ty\nc\tz\nd\tw\n"), "f.tsv", func(n int, d base.Doc) error {
+		lines = append(lines, n)
+		switch d.ID {
+		case "b":
+			return &LineError{Reason: "not b"}
+		case "c":
+			return stop
+		}
+		return nil
+	})
+	if err != stop || !slices.Equal(lines, []int{1, 2, 3}) || res.Good != 1 || res.NBad != 1 || res.Bad[0].Error() != "f.tsv:2: not b" {
+		t.Fatalf("err %v after lines %v (%d good, bad %v)", err, lines, res.Good, res.Err())
 	}
 }
 

@@ -94,7 +94,7 @@ func ReadQuestions(r io.Reader, name string) ([]Question, error) {
 	var qs []Question
 	var bad lineErrors
 	seen := map[string]string{}
-	err := docio.EachLine(r, func(n int, line []byte) {
+	err := docio.EachLine(r, func(n int, line []byte) error {
 		pos := fmt.Sprintf("%s:%d", name, n)
 		q, err := decodeQuestion(line)
 		if err == nil {
@@ -105,11 +105,12 @@ func ReadQuestions(r io.Reader, name string) ([]Question, error) {
 		}
 		if err != nil {
 			bad.add(pos, "%v", err)
-			return
+			return nil
 		}
 		q.Pos = pos
 		seen[q.ID] = pos
 		qs = append(qs, q)
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -80,6 +81,73 @@ func TestChunkCorpus(t *testing.T) {
 	for _, s := range corpusTexts(t) {
 		for _, maxTokens := range []int{16, 128} {
 			checkChunks(t, tok, s, maxTokens, Chunk(s, maxTokens, tok))
+		}
+	}
+}
+
+// countingTokenizer counts the bytes it is asked to count.
+type countingTokenizer struct {
+	Tokenizer
+	bytes int
+}
+
+func (c *countingTokenizer) Count(s string) int {
+	c.bytes += len(s)
+	return c.Tokenizer.Count(s)
+}
+
+// TestChunkLinear holds Chunk to linear work on long texts without the
+// spaces and sentence ends it cuts at: a word of one script, a Chinese
+// run, digits, tiny sentences, short lines joined without a space. The
+// bytes counted may be a small multiple of the input's, where bisecting
+// the remaining text counted hundreds of times the input (and took
+// minutes for a megabyte); the chunks keep their properties.
+func TestChunkLinear(t *testing.T) {
+	tok := newTestTokenizer(t)
+	const size = 96 << 10
+	for _, unit := range []string{"abcdefghij", "肌酐", "1", "x y ", ". ", "a\n", "肌酐\n", "Ab. ", "1. ", "  "} {
+		in := strings.Repeat(unit, size/len(unit))
+		c := &countingTokenizer{Tokenizer: tok}
+		chunks := Chunk(in, 256, c)
+		if c.bytes > 12*len(in) {
+			t.Errorf("%q x %d: counted %d bytes, %.1f times the input", unit, size/len(unit), c.bytes, float64(c.bytes)/float64(len(in)))
+		}
+		checkChunks(t, tok, in, 256, chunks)
+	}
+}
+
+// TestLastFit checks lastFit against a linear scan on monotone step
+// costs of many slopes (from many indexes per token to many tokens per
+// index, with jumps), and that it takes few probes.
+func TestLastFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		n := 1 + rng.IntN(5000)
+		costs := make([]int, n)
+		sum := rng.IntN(3)
+		perIndex := []float64{0.01, 0.2, 1, 3}[rng.IntN(4)]
+		acc := 0.0
+		for i := range costs {
+			acc += perIndex * (0.5 + rng.Float64())
+			if rng.IntN(200) == 0 {
+				acc += float64(rng.IntN(50)) // a long word
+			}
+			costs[i] = sum + int(acc)
+		}
+		limit := rng.IntN(300)
+		want := -1
+		for i, c := range costs {
+			if c <= limit {
+				want = i
+			}
+		}
+		probes := 0
+		got, _ := lastFit(0, n-1, limit, func(j int) int { probes++; return costs[j] })
+		if got != want {
+			t.Fatalf("lastFit over %d costs (%.2f per index) with limit %d = %d, want %d", n, perIndex, limit, got, want)
+		}
+		if probes > 3*bits.Len(uint(n))+4 {
+			t.Fatalf("lastFit over %d costs (%.2f per index) took %d probes", n, perIndex, probes)
 		}
 	}
 }

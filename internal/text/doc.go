@@ -22,10 +22,26 @@
 // next word starts with a lower-case letter (so "5 mg. daily" stays
 // whole). Closing quotes and brackets stay with the sentence they close.
 //
-// Chunk packs consecutive sentences greedily into chunks of at most
-// maxTokens tokens, counting each candidate chunk as it would be stored, so
-// the cap holds exactly even though BPE counts are not additive. A sentence
-// longer than the cap is cut at spaces, or between CJK characters.
+// Chunk packs consecutive sentences into chunks of at most maxTokens
+// tokens, each chunk the longest run of sentences that fits, counting each
+// candidate chunk as it would be stored, so the cap holds exactly even
+// though BPE counts are not additive. A sentence longer than the cap is
+// cut at spaces, or between CJK characters, and a word longer than the
+// cap between characters.
+//
+// Chunking is linear in the length of the text, whatever its shape: a
+// megabyte without a space (one "word" to the counter) or of one-character
+// sentences chunks in a few seconds. Two things make it so. The end of
+// each chunk is searched among the pieces that follow (sentences, words or
+// characters) by probes aimed where a straight line through the counts so
+// far reaches the cap, falling back to bisection when a guess did not
+// halve the interval (lastFit), so each chunk costs five to seven counts
+// of about its own length; bisecting over the whole remaining text, as
+// Chunk once did, counted prefixes as long as the text for every chunk,
+// which made a megabyte without spaces take minutes. And no text longer
+// than the cap times the longest cl100k_base token (128 bytes) is ever
+// counted, since it cannot fit (cost). TestChunkLinear holds the bytes
+// counted to a small multiple of the input's. The segmenter is one pass.
 //
 // Invariants (for valid UTF-8, which is all medkb ever passes):
 //   - Every piece returned by Sentences is a trimmed, non-empty substring of

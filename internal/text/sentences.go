@@ -146,7 +146,9 @@ func isListNumber(s string, lineStart, dot int, word string) bool {
 	if word == "" || len(word) > 3 || strings.TrimFunc(word, unicode.IsDigit) != "" {
 		return false
 	}
-	before := strings.TrimSpace(s[lineStart : dot-len(word)])
+	// Trim from the right only: trimming a line's leading space at every
+	// number on it would make a long indented line quadratic.
+	before := strings.TrimRightFunc(s[lineStart:dot-len(word)], unicode.IsSpace)
 	if before == "" {
 		return true
 	}

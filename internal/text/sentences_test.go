@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -82,6 +83,28 @@ func stripSpace(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// TestSentencesLongInput splits a megabyte in each shape that once made
+// a rule rescan what it had passed: list numbers on one long indented line
+// (each trimmed the line's indent again: minutes), and runs of
+// terminators, abbreviations and tiny sentences. Each takes milliseconds;
+// the limit only catches a return to quadratic time.
+func TestSentencesLongInput(t *testing.T) {
+	for _, in := range []string{
+		strings.Repeat(" ", 1<<19) + strings.Repeat("1. A ", 1<<19/5),
+		strings.Repeat("a", 1<<19) + strings.Repeat(". ", 1<<18),
+		strings.Repeat("e.g. ", 1<<20/5),
+		strings.Repeat("Dr. ", 1<<18),
+		strings.Repeat("1.", 1<<19),
+		strings.Repeat("。”", 1<<18),
+	} {
+		start := time.Now()
+		got := Sentences(in)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%q... (%d bytes): %d sentences in %v", in[len(in)-12:], len(in), len(got), d)
+		}
+	}
 }
 
 func FuzzSentences(f *testing.F) {

@@ -9,7 +9,9 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 )
 
-// Tokenizer counts the tokens a string costs in a prompt.
+// Tokenizer counts the tokens a string costs in a prompt. medkb's only
+// one is NewTokenizer's cl100k_base counter, and Chunk and CountAround
+// rely on its properties (the longest token, where it cuts words).
 type Tokenizer interface {
 	Count(s string) int
 }

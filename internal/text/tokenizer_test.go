@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tiktoken-go/tokenizer"
 )
 
 func newTestTokenizer(tb testing.TB) Tokenizer {
@@ -34,6 +36,24 @@ func TestCount(t *testing.T) {
 		if n := tok.Count(s); n < 1 || n > len(s) {
 			t.Errorf("Count(%q) = %d, want between 1 and %d", s, n, len(s))
 		}
+	}
+}
+
+// TestMaxTokenBytes checks the bound fits relies on: no cl100k_base token
+// is longer than maxTokenBytes, and one is that long.
+func TestMaxTokenBytes(t *testing.T) {
+	codec, err := tokenizer.Get(tokenizer.Cl100kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest := 0
+	for id := range uint(100256) { // the ordinary tokens; specials follow
+		if s, err := codec.Decode([]uint{id}); err == nil {
+			longest = max(longest, len(s))
+		}
+	}
+	if longest != maxTokenBytes {
+		t.Fatalf("the longest cl100k_base token has %d bytes, maxTokenBytes is %d", longest, maxTokenBytes)
 	}
 }
 

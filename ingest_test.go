@@ -1,0 +1,137 @@
+package medkb
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/store"
+)
+
+// TestIngestLongUnspacedDocument ingests a megabyte without a space, in
+// Latin and in Chinese: each once took minutes to chunk (the target is
+// under 10 s; it takes a few on two cores), and every chunk keeps the cap.
+// The limit asserted is loose, for loaded machines: it only catches a
+// return to quadratic time.
+func TestIngestLongUnspacedDocument(t *testing.T) {
+	if testing.Short() {
+		t.Skip("chunks 2 MiB of text")
+	}
+	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked(t, db)
+	for _, unit := range []string{"abcdefghij", "肌酐"} {
+		id := "long-" + unit
+		doc := base.Doc{ID: id, Text: strings.Repeat(unit, base.MaxTextBytes/len(unit))}
+		start := time.Now()
+		res, err := db.Ingest(context.Background(), []base.Doc{doc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		took := time.Since(start)
+		t.Logf("%q x %d: %d chunks in %v", unit, len(doc.Text)/len(unit), res.Chunks, took)
+		if took > time.Minute {
+			t.Errorf("%q: %v for %d bytes", unit, took, len(doc.Text))
+		}
+		views, err := db.Show([]string{id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rebuilt strings.Builder
+		for _, c := range views[0].Chunks {
+			if c.Tokens > db.opts.chunkTokens() {
+				t.Fatalf("chunk %d has %d tokens", c.Index, c.Tokens)
+			}
+			rebuilt.WriteString(c.Text)
+		}
+		if rebuilt.String() != doc.Text {
+			t.Fatalf("the chunks of %s do not give back its text", id)
+		}
+	}
+}
+
+// TestCheckDoc: CheckDoc gives the error Ingest would give, store
+// dimension included, without writing.
+func TestCheckDoc(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked(t, db)
+	for _, d := range []base.Doc{
+		{ID: "a", Text: " \n\t"},
+		{ID: "a", Text: "x", Vector: []float32{1, 2}},
+		{ID: "a", Text: "x", Meta: map[string]string{"k": strings.Repeat("v", base.MaxMetaValueBytes+1)}},
+	} {
+		want := db.CheckDoc(&d)
+		_, got := db.Ingest(context.Background(), []base.Doc{d})
+		if want == nil || got == nil || !strings.HasSuffix(got.Error(), want.Error()) {
+			t.Errorf("%.40q: CheckDoc %v, Ingest %v", d.Text, want, got)
+		}
+	}
+	if st, _ := db.Stats(); st.Seq != 0 {
+		t.Fatalf("a rejected document was written: sequence %d", st.Seq)
+	}
+}
+
+// TestRebuildKeepsWhatTodaysChecksReject: a store may hold documents
+// that an earlier medkb admitted and today's checks reject (a text of
+// only white space stored with no chunk, an oversized meta value); a
+// rebuild carries them over instead of failing.
+func TestRebuildKeepsWhatTodaysChecksReject(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kb")
+	db, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := []store.DocWrite{
+		{Doc: base.Doc{ID: "blank", Text: "   ", Tier: base.T4}},
+		{Doc: base.Doc{ID: "big-meta", Text: "   ", Tier: base.T4, Meta: map[string]string{"k": strings.Repeat("v", 5<<20)}}},
+	}
+	if _, _, err := db.commit(context.Background(), &store.Batch{Put: legacy, Embedder: db.emb.Name(), Dim: db.emb.Dim()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Ingest(context.Background(), []base.Doc{{ID: "ok", Text: "Chest pain."}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Rebuild(context.Background(), dir, fastRebuild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Docs != 3 {
+		t.Fatalf("rebuilt %d documents, want 3", res.Docs)
+	}
+}
+
+// TestIngestGraphChecksRecords: a name with a NUL (which would split the
+// store's key and fail every later load of the graph) or over its limit
+// fails IngestGraph, naming the record, and nothing is written.
+func TestIngestGraphChecksRecords(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked(t, db)
+	good := base.Triple{Head: "aspirin", HeadType: "Drug", Relation: "treats", Tail: "pain", TailType: "Symptom"}
+	bad := good
+	bad.Tail = "pa\x00in"
+	_, err = db.IngestGraph(context.Background(), nil, []base.Triple{good, bad})
+	if err == nil || !strings.Contains(err.Error(), `triple 2 ("aspirin" -treats-> "pa\x00in"): "tail" has a control character`) {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = db.IngestGraph(context.Background(), []base.Entity{{Name: strings.Repeat("x", 5<<20), Type: "Drug"}}, nil)
+	if err == nil || !strings.Contains(err.Error(), `entity 1 (Drug "xxxx`) || !strings.HasSuffix(err.Error(), `"name" is 5242880 bytes, more than 1024`) {
+		t.Fatalf("err = %v", err)
+	}
+	if st, _ := db.Stats(); st.Entities != 0 || st.Triples != 0 {
+		t.Fatalf("a rejected graph write stored %d entities, %d triples", st.Entities, st.Triples)
+	}
+}
