@@ -9,11 +9,13 @@
 //	  gen-000001/
 //	    medkb.db     this package's bbolt file
 //	    bm25/        the derived bleve index (package index/bm25)
+//	    graph.bin    the derived graph's compact form (package medkb)
 //
 // # Buckets
 //
 //	meta     schema version, embedder name and dimension, write sequence,
-//	         next chunk ordinal, counters (docs, chunks, per-tier docs)
+//	         next chunk ordinal, counters (docs, chunks, per-tier docs),
+//	         graph sequence (bumped by every PutGraph)
 //	docs     document id -> JSON record (base.Doc plus its chunk ordinals)
 //	chunks   ordinal (8 bytes, big-endian) -> binary chunk record
 //	vecs     segment number (4 bytes) -> up to SegmentSlots slots, each a

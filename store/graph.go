@@ -80,6 +80,7 @@ func (s *Store) PutGraph(ents []base.Entity, triples []base.Triple) (GraphChange
 		meta := tx.Bucket(bucketMeta)
 		addU64(meta, keyEntities, gc.Entities)
 		addU64(meta, keyTriples, gc.Triples)
+		addU64(meta, keyGraphSeq, 1)
 		return nil
 	})
 	return gc, err
@@ -120,13 +121,24 @@ func readEntities(tx *bolt.Tx) ([]base.Entity, error) {
 
 // LoadGraph reads every entity and triple, in key order.
 func (s *Store) LoadGraph() ([]base.Entity, []base.Triple, error) {
+	ents, triples, _, err := s.LoadGraphSeq()
+	return ents, triples, err
+}
+
+// LoadGraphSeq is LoadGraph that also returns the graph sequence
+// (Meta.GraphSeq) the entities and triples are as of, read in the same
+// transaction: what a derived form of the graph records to know whether
+// it is current.
+func (s *Store) LoadGraphSeq() ([]base.Entity, []base.Triple, uint64, error) {
 	var ents []base.Entity
 	var triples []base.Triple
+	var seq uint64
 	err := s.db.View(func(tx *bolt.Tx) error {
 		var err error
 		if ents, err = readEntities(tx); err != nil {
 			return err
 		}
+		seq = getU64(tx.Bucket(bucketMeta), keyGraphSeq)
 		return tx.Bucket(bucketTrip).ForEach(func(k, v []byte) error {
 			f := splitKey(k, 5)
 			if f == nil {
@@ -141,7 +153,7 @@ func (s *Store) LoadGraph() ([]base.Entity, []base.Triple, error) {
 			return nil
 		})
 	})
-	return ents, triples, err
+	return ents, triples, seq, err
 }
 
 func joinKey(parts ...string) []byte { return []byte(strings.Join(parts, "\x00")) }

@@ -33,6 +33,10 @@ type Meta struct {
 	Tiers    [4]int
 	Entities int
 	Triples  int
+	// GraphSeq counts the graph writes (PutGraph): a derived form of the
+	// graph that records it knows whether it is current. 0 for a store
+	// whose graph was written before it was counted.
+	GraphSeq uint64
 }
 
 // Open opens the store in dir at the generation CURRENT names, creating
@@ -213,6 +217,7 @@ func (s *Store) Meta() (Meta, error) {
 			Vectors:  int(getU64(b, keyLive)),
 			Entities: int(getU64(b, keyEntities)),
 			Triples:  int(getU64(b, keyTriples)),
+			GraphSeq: getU64(b, keyGraphSeq),
 		}
 		for i := range m.Tiers {
 			m.Tiers[i] = int(getU64(b, keyTierDocs[i+1]))
