@@ -35,7 +35,7 @@ func (db *DB) Explain(ctx context.Context, src string) (string, error) {
 		return "", err
 	}
 	defer release()
-	p, err := planner.Compile(src, db.env(g))
+	p, err := planner.Compile(ctx, src, db.env(g))
 	if err != nil {
 		return "", err
 	}
