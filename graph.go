@@ -3,7 +3,6 @@ package medkb
 import (
 	"context"
 
-	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/store"
 )
@@ -13,7 +12,8 @@ type GraphChange = store.GraphChange
 
 // IngestGraph stores entities and triples in one transaction (a triple
 // already stored is kept once) and rebuilds the in-memory graph that
-// EXPAND traverses.
+// EXPAND traverses, saving its compact form for the next process (see
+// graphfile.go).
 func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []base.Triple) (GraphChange, error) {
 	if db.opts.ReadOnly {
 		return GraphChange{}, store.ErrReadOnly
@@ -32,15 +32,13 @@ func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []bas
 	if err != nil {
 		return gc, err
 	}
-	allEnts, allTriples, err := g.st.LoadGraph()
+	built, note, err := buildGraph(ctx, g.st)
 	if err != nil {
 		return gc, err
 	}
-	built := graph.Build(allEnts, allTriples)
 	db.mu.Lock()
 	if db.cur == g {
-		g.graphOnce.Do(func() {}) // what loadGraph would build is built
-		g.graph, g.graphErr = built, nil
+		g.setGraph(built, note)
 	}
 	db.mu.Unlock()
 	return gc, nil

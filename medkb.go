@@ -1,13 +1,13 @@
 package medkb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 
-	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/index/vector"
@@ -29,12 +29,12 @@ type DB struct {
 
 // generation is one open generation: the store and what is derived from it.
 type generation struct {
-	st        *store.Store
-	bm        *bm25.Index
-	vec       *vector.Index
-	graphOnce sync.Once
-	graph     *graph.Graph // nil when the store has no triples; see loadGraph
-	graphErr  error
+	st          *store.Store
+	bm          *bm25.Index
+	vec         *vector.Index
+	graphMu     sync.Mutex
+	graph       *graphState        // nil until first use; see loadGraph
+	stopOpening context.CancelFunc // stops an opening of graph in flight
 }
 
 // Open opens the store in dir (creating it unless opts.ReadOnly) and
@@ -94,23 +94,13 @@ func (db *DB) attach(g *generation) error {
 	if err := g.vec.Load(slots, vecs); err != nil {
 		return err
 	}
+	if !db.opts.ReadOnly && m.GraphVersion() != (store.GraphVersion{}) && !graphFileCurrent(g.st.GenDir(), m.GraphVersion()) {
+		// Like the BM25 replay: a writer leaves the graph's compact form
+		// current (graphfile.go), at the cost of one build after a crash.
+		// A failure is the graph's to report, to queries that expand.
+		g.loadGraph(context.Background())
+	}
 	return nil
-}
-
-// loadGraph builds the in-memory graph from the stored triples on first
-// use: most queries never expand, and building Hetionet takes seconds.
-func (g *generation) loadGraph() (*graph.Graph, error) {
-	g.graphOnce.Do(func() {
-		ents, triples, err := g.st.LoadGraph()
-		if err != nil {
-			g.graphErr = err
-			return
-		}
-		if len(ents) > 0 || len(triples) > 0 {
-			g.graph = graph.Build(ents, triples)
-		}
-	})
-	return g.graph, g.graphErr
 }
 
 // openBM25 opens the generation's BM25 index and replays what it lacks. A
@@ -235,6 +225,7 @@ func (db *DB) Close() error {
 }
 
 func (g *generation) close() error {
+	g.stopGraph()
 	if g.vec != nil {
 		g.vec.Close()
 	}

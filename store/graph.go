@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -121,25 +122,45 @@ func readEntities(tx *bolt.Tx) ([]base.Entity, error) {
 
 // LoadGraph reads every entity and triple, in key order.
 func (s *Store) LoadGraph() ([]base.Entity, []base.Triple, error) {
-	ents, triples, _, err := s.LoadGraphSeq()
+	ents, triples, _, err := s.LoadGraphVersion(context.Background())
 	return ents, triples, err
 }
 
-// LoadGraphSeq is LoadGraph that also returns the graph sequence
-// (Meta.GraphSeq) the entities and triples are as of, read in the same
-// transaction: what a derived form of the graph records to know whether
-// it is current.
-func (s *Store) LoadGraphSeq() ([]base.Entity, []base.Triple, uint64, error) {
+// GraphVersion identifies the state of a store's graph: the graph
+// sequence and the entity and triple counters. A derived form of the
+// graph records the version it was built from and is current while the
+// store's is the same (Meta.GraphVersion). The counters catch a writer
+// that predates the sequence and adds entities or triples without
+// bumping it.
+type GraphVersion struct {
+	Seq               uint64
+	Entities, Triples int
+}
+
+// GraphVersion returns the version of the graph m describes.
+func (m Meta) GraphVersion() GraphVersion {
+	return GraphVersion{Seq: m.GraphSeq, Entities: m.Entities, Triples: m.Triples}
+}
+
+// LoadGraphVersion is LoadGraph that also returns the version the
+// entities and triples are as of, read in the same transaction. It
+// stops with ctx's error when ctx ends (a store's Close waits for the
+// read to end, and Hetionet's takes seconds).
+func (s *Store) LoadGraphVersion(ctx context.Context) ([]base.Entity, []base.Triple, GraphVersion, error) {
 	var ents []base.Entity
 	var triples []base.Triple
-	var seq uint64
+	var ver GraphVersion
 	err := s.db.View(func(tx *bolt.Tx) error {
 		var err error
 		if ents, err = readEntities(tx); err != nil {
 			return err
 		}
-		seq = getU64(tx.Bucket(bucketMeta), keyGraphSeq)
+		meta := tx.Bucket(bucketMeta)
+		ver = GraphVersion{Seq: getU64(meta, keyGraphSeq), Entities: int(getU64(meta, keyEntities)), Triples: int(getU64(meta, keyTriples))}
 		return tx.Bucket(bucketTrip).ForEach(func(k, v []byte) error {
+			if len(triples)%4096 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			f := splitKey(k, 5)
 			if f == nil {
 				return fmt.Errorf("%w: triple key %q", errCorrupt, k)
@@ -153,7 +174,7 @@ func (s *Store) LoadGraphSeq() ([]base.Entity, []base.Triple, uint64, error) {
 			return nil
 		})
 	})
-	return ents, triples, seq, err
+	return ents, triples, ver, err
 }
 
 func joinKey(parts ...string) []byte { return []byte(strings.Join(parts, "\x00")) }
