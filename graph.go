@@ -15,8 +15,9 @@ type GraphChange = store.GraphChange
 // IngestGraph stores entities and triples in one transaction (a triple
 // already stored is kept once), after checking each as the graph readers
 // do (graph.CheckEntity, graph.CheckTriple): a bad one fails the call and
-// nothing is written. The in-memory graph that EXPAND traverses is built
-// again from the store by the next query that needs it.
+// nothing is written. The in-memory graph that EXPAND traverses is opened
+// again by the next query that needs it, or by OpenGraph, which saves
+// its compact form for the next process (see graphfile.go).
 func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []base.Triple) (GraphChange, error) {
 	if db.opts.ReadOnly {
 		return GraphChange{}, store.ErrReadOnly
@@ -45,7 +46,7 @@ func (db *DB) IngestGraph(ctx context.Context, ents []base.Entity, triples []bas
 	if err != nil {
 		return gc, err
 	}
-	g.graph.Store(nil)
+	g.dropGraph()
 	return gc, nil
 }
 

@@ -1,13 +1,12 @@
 package medkb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"sync"
-	"sync/atomic"
 
-	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/index/vector"
@@ -49,14 +48,10 @@ type generation struct {
 	// vecErr is set when applying a committed write to the vector slab
 	// failed; queries then fail until the store is reopened.
 	vecErr error
-	graph  atomic.Pointer[lazyGraph] // nil until loadGraph; IngestGraph resets it
-}
-
-// lazyGraph is the in-memory graph of one state of the stored triples.
-type lazyGraph struct {
-	once sync.Once
-	g    *graph.Graph // nil when the store has no triples
-	err  error
+	// graphMu guards graph and stopOpening.
+	graphMu     sync.Mutex
+	graph       *graphState        // nil until first use; see loadGraph
+	stopOpening context.CancelFunc // stops an opening of graph in flight
 }
 
 // Open opens the store in dir (creating it unless opts.ReadOnly). A
@@ -123,30 +118,13 @@ func (db *DB) attach(g *generation) error {
 	if err := g.vec.Load(slots, vecs); err != nil {
 		return err
 	}
-	return nil
-}
-
-// loadGraph builds the in-memory graph from the stored triples on first
-// use: most queries never expand, and building Hetionet takes seconds.
-// After IngestGraph the next call builds it again; an ingest of many
-// graph files (one write each) thus builds it once, not once per file.
-func (g *generation) loadGraph() (*graph.Graph, error) {
-	l := g.graph.Load()
-	if l == nil {
-		g.graph.CompareAndSwap(nil, new(lazyGraph))
-		l = g.graph.Load()
+	if !db.opts.ReadOnly && m.GraphVersion() != (store.GraphVersion{}) && !graphFileCurrent(g.st.GenDir(), m.GraphVersion()) {
+		// Like the BM25 replay: a writer leaves the graph's compact form
+		// current (graphfile.go), at the cost of one build after a crash.
+		// A failure is the graph's to report, to queries that expand.
+		g.loadGraph(context.Background())
 	}
-	l.once.Do(func() {
-		ents, triples, err := g.st.LoadGraph()
-		if err != nil {
-			l.err = err
-			return
-		}
-		if len(ents) > 0 || len(triples) > 0 {
-			l.g = graph.Build(ents, triples)
-		}
-	})
-	return l.g, l.err
+	return nil
 }
 
 func chooseEmbedder(given embed.Embedder, m store.Meta) (embed.Embedder, error) {
@@ -229,6 +207,7 @@ func (db *DB) Close() error {
 }
 
 func (g *generation) close() error {
+	g.stopGraph()
 	if g.vec != nil {
 		g.vec.Close()
 	}

@@ -15,16 +15,14 @@ type Result = planner.Result
 const MaxQueryBytes = 64 << 10
 
 // Query runs one RETRIEVE statement. ctx bounds it: cancellation or a
-// deadline stops it between stages and inside the BM25 search.
+// deadline stops it within milliseconds in whatever stage it is, with a
+// *planner.StageError that names the stage.
 func (db *DB) Query(ctx context.Context, src string) (*Result, error) {
 	g, release, err := db.snapshot()
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	bm, done, err := db.index(g)
 	if err != nil {
 		return nil, err
@@ -41,7 +39,7 @@ func (db *DB) Explain(ctx context.Context, src string) (string, error) {
 		return "", err
 	}
 	defer release()
-	p, err := planner.Compile(src, db.env(g, nil)) // planning reads no index
+	p, err := planner.Compile(ctx, src, db.env(g, nil)) // planning reads no index
 	if err != nil {
 		return "", err
 	}

@@ -120,7 +120,10 @@ func (c *checker) expand(s *Statement) *Error {
 		return c.src.errorf(e.Pos, "EXPAND needs at least one metapath")
 	}
 	x := &Expand{}
-	for _, m := range e.Metapaths {
+	for i, m := range e.Metapaths {
+		if i == maxMetapaths {
+			return c.src.errorf(m.Pos, "EXPAND takes at most %d metapaths, got %d (split them across statements)", maxMetapaths, len(e.Metapaths))
+		}
 		if strings.TrimSpace(m.Value) == "" {
 			return c.src.errorf(m.Pos, "metapath is empty")
 		}
@@ -130,7 +133,7 @@ func (c *checker) expand(s *Statement) *Error {
 	if x.Hops, err = c.whole(e.Hops, spec{name: "HOPS", lo: 1, hi: maxHops, def: defaultHops, key: ParamHops}); err != nil {
 		return err
 	}
-	if x.Limit, err = c.whole(e.Limit, spec{name: "EXPAND LIMIT", lo: 1, hi: maxLimit, def: defaultExpandLimit, key: ParamExpandLimit}); err != nil {
+	if x.Limit, err = c.whole(e.Limit, spec{name: "EXPAND LIMIT", lo: 1, hi: maxExpandLimit, def: defaultExpandLimit, key: ParamExpandLimit}); err != nil {
 		return err
 	}
 	if x.MinEntities, err = c.whole(e.When, spec{name: "WHEN entities", lo: 0, hi: maxEntities, def: defaultMinEntities, key: ParamMinEntities}); err != nil {

@@ -22,8 +22,13 @@ const (
 	maxHops     = 6
 	maxBudget   = 1_000_000
 	maxKmin     = 100
-	maxLimit    = 1_000_000 // LIMIT and EXPAND's LIMIT
+	maxLimit    = 1_000_000 // LIMIT
 	maxEntities = 1000      // WHEN entities >= n
+	// maxMetapaths and maxExpandLimit bound the graph work of one
+	// statement: every metapath is linked and expanded, and every path
+	// becomes a candidate that is embedded, costed and packed.
+	maxMetapaths   = 32
+	maxExpandLimit = 1000
 )
 
 // defaultWeights are the paper's optimum theta* for tiers T1..T4.

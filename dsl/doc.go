@@ -33,16 +33,18 @@
 // Check applies the static rules and fills defaults: k 1..10000 per arm
 // (default 50, both arms when USING is absent); FUSE rrf k > 0 (60),
 // weighted alpha 0..1 (0.5), docvote m 1..1000 (5), rrf(k=60) when FUSE is
-// absent; HOPS 1..6 (2), EXPAND LIMIT 1..1000000 (20), WHEN entities >=
-// 0..1000 (1); PACK budget 1..1000000 (required), kmin 0..100 (1), weights
-// four numbers above 0 that never increase from T1 to T4 ((2.5, 2.5, 1,
-// 1)), lambda >= 0 per year (0.02), epsilon 0..1 (0), floor 0..1 (0.5; the
-// similarity floor, Sim = (1 - floor) * cosine + floor * tokens / 20),
-// strategy ebm,
-// paper, exact, fifo, semantic or uniform (ebm), now a date ("" = time of
+// absent; EXPAND at most 32 metapaths, HOPS 1..6 (2), EXPAND LIMIT
+// 1..1000 (20), WHEN entities >= 0..1000 (1); PACK budget 1..1000000
+// (required), kmin 0..100 (1), weights four numbers above 0 that never
+// increase from T1 to T4 ((2.5, 2.5, 1, 1)), lambda >= 0 per year
+// (0.02), epsilon 0..1 (0), floor 0..1 (0.5; the similarity floor, Sim =
+// (1 - floor) * cosine + floor * tokens / 20), strategy ebm, paper,
+// exact, fifo, semantic or uniform (ebm), now a date ("" = time of
 // execution); LIMIT 1..1000000 (10, or no cap with PACK); query text
 // non-empty and at most 4096 bytes; the statement at most 64 KiB (checked
-// before parsing).
+// before parsing). The metapath and EXPAND LIMIT caps bound a statement's
+// graph work: each metapath is linked and expanded, each path embedded,
+// costed and packed.
 // Query.Defaulted records which parameters took their default, for
 // EXPLAIN.
 //

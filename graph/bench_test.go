@@ -140,3 +140,18 @@ func BenchmarkHetionetLink(b *testing.B) {
 		g.Link(text, "Gene")
 	}
 }
+
+// BenchmarkHetionetDecode measures opening Hetionet from its binary form,
+// what a store does instead of BenchmarkHetionetLoadBuild.
+func BenchmarkHetionetDecode(b *testing.B) {
+	data, err := loadHetionet(b).MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

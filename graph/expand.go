@@ -161,14 +161,28 @@ type expansion struct {
 	stats *ExpandStats
 	arena []partial
 	queue []int32 // binary heap of arena indices, best first
+	// nextCheck is the count of queue operations (pops and pushes) at
+	// which run looks at ctx again.
+	nextCheck int
 }
+
+// checkEvery is how many queue operations run does between looks at ctx,
+// about a millisecond's work: one pop of a hub can push thousands.
+const checkEvery = 4096
 
 func (x *expansion) run() []Path {
 	var paths []Path
 	for len(x.queue) > 0 && len(paths) < x.opts.Limit {
-		if x.stats.Queued > x.opts.MaxWork || (x.stats.Expanded%1024 == 0 && x.ctx.Err() != nil) {
+		if x.stats.Queued > x.opts.MaxWork {
 			x.stats.Truncated = true
 			break
+		}
+		if ops := x.stats.Expanded + x.stats.Queued; ops >= x.nextCheck {
+			x.nextCheck = ops + checkEvery
+			if x.ctx.Err() != nil {
+				x.stats.Truncated = true
+				break
+			}
 		}
 		i := x.pop()
 		x.stats.Expanded++

@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/golden"
 )
 
@@ -343,4 +345,28 @@ func signature(p Path) string {
 		fmt.Fprintf(&b, "%d", n.ID)
 	}
 	return b.String()
+}
+
+// TestExpandStopsInTime: an expansion that would queue millions of
+// partial paths (every path of exactly six edges through a graph where
+// each node has 200 neighbours, so that one pop pushes 200) stops soon
+// after its context's deadline.
+func TestExpandStopsInTime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 17))
+	var triples []base.Triple
+	for i := range 500 {
+		for range 200 {
+			triples = append(triples, base.Triple{Head: strconv.Itoa(i), HeadType: "A", Relation: "r", Tail: strconv.Itoa(rng.IntN(500)), TailType: "A"})
+		}
+	}
+	g := Build(nil, triples)
+	m := mustParse(t, g, "A -r*6..6-> A")
+	const timeout, slack = 50 * time.Millisecond, 50 * time.Millisecond // slack: a shared, loaded machine
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	start := time.Now()
+	_, st := g.Expand(ctx, []NodeID{mustLookup(t, g, "A", "0"), mustLookup(t, g, "A", "1")}, m, ExpandOptions{Limit: 1000, MaxWork: 1 << 30})
+	if took := time.Since(start); !st.Truncated || took > timeout+slack {
+		t.Fatalf("stopped after %v (timeout %v): %+v", took, timeout, st)
+	}
 }

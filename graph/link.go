@@ -2,6 +2,7 @@ package graph
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"sort"
 	"sync"
@@ -35,12 +36,19 @@ type linkers struct {
 }
 
 func newLinkers(types int) *linkers {
-	return &linkers{byType: make([]typeLinker, types)}
+	l := &linkers{byType: make([]typeLinker, types)}
+	for i := range l.byType {
+		l.byType[i].ready = make(chan struct{})
+	}
+	return l
 }
 
-// typeLinker matches the names and aliases of one type's entities.
+// typeLinker matches the names and aliases of one type's entities. The
+// first Link of the type starts building it; ready is closed when it is
+// built.
 type typeLinker struct {
-	once  sync.Once
+	start sync.Once
+	ready chan struct{}
 	ac    ahocorasick.AhoCorasick
 	keys  []string   // normalised patterns, sorted
 	nodes [][]NodeID // entities per pattern
@@ -61,14 +69,37 @@ type typeLinker struct {
 // Names and aliases without a letter (bare numbers) and Hetionet
 // identifier aliases ("Gene::1136") are not linked.
 func (g *Graph) Link(text string, startType string) []Anchor {
+	out, _ := g.LinkContext(context.Background(), text, startType)
+	return out
+}
+
+// LinkContext is Link that stops waiting when ctx ends, with ctx's
+// error: the first use of a large type builds its dictionary (Hetionet's
+// 11,381 biological processes take 0.3 s), and that build goes on, for
+// the next call, while the caller gives up.
+func (g *Graph) LinkContext(ctx context.Context, text string, startType string) ([]Anchor, error) {
 	t, ok := g.typeIndex(startType)
 	if !ok || text == "" {
-		return nil
+		return nil, nil
 	}
 	lk := &g.linkers.byType[t]
-	lk.once.Do(func() { g.buildLinker(lk, t) })
+	lk.start.Do(func() {
+		go func() {
+			g.buildLinker(lk, t)
+			close(lk.ready)
+		}()
+	})
+	select {
+	case <-lk.ready:
+	default:
+		select {
+		case <-lk.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	if len(lk.keys) == 0 {
-		return nil
+		return nil, nil
 	}
 	n := normalize(text)
 	var found []span
@@ -86,7 +117,7 @@ func (g *Graph) Link(text string, startType string) []Anchor {
 			out = append(out, Anchor{Node: g.Node(id), Start: start, End: end, Mention: text[start:end]})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // span is one dictionary match in normalised text.

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -74,5 +76,27 @@ func TestNormalize(t *testing.T) {
 		if len(n.orig) != len(n.text)+1 || n.orig[len(n.text)] != len(c.in) {
 			t.Errorf("normalize(%q): bad offset map %v", c.in, n.orig)
 		}
+	}
+}
+
+// TestLinkContextStopsWaiting: a caller whose context ends stops waiting
+// for a type's dictionary, and the build goes on for the next caller.
+func TestLinkContextStopsWaiting(t *testing.T) {
+	var ents []base.Entity
+	for i := range 5000 {
+		ents = append(ents, base.Entity{Name: fmt.Sprintf("entity number %d of the large type", i), Type: "Large"})
+	}
+	g := Build(ents, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if anchors, err := g.LinkContext(ctx, "entity number 7 of the large type", "Large"); !errors.Is(err, context.Canceled) || anchors != nil {
+		t.Fatalf("cancelled before the dictionary was built: %v, %v", anchors, err)
+	}
+	if anchors := g.Link("see entity number 7 of the large type", "Large"); len(anchors) != 1 || anchors[0].Name != "entity number 7 of the large type" {
+		t.Fatalf("anchors %+v", anchors)
+	}
+	// Once built, a live context links as Link does.
+	if anchors, err := g.LinkContext(context.Background(), "entity number 8 of the large type", "Large"); err != nil || len(anchors) != 1 {
+		t.Fatalf("%v, %v", anchors, err)
 	}
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 // assemble numbers the items as citations, fills their document fields and
 // writes the context (the cited evidence, ready for a prompt) and the
 // source list.
-func (x *execution) assemble() error {
+func (x *execution) assemble(ctx context.Context) error {
 	ids := make([]string, len(x.res.Items))
 	for i, it := range x.res.Items {
 		ids[i] = it.Doc
@@ -23,6 +24,9 @@ func (x *execution) assemble() error {
 	var body strings.Builder
 	covered := map[string]bool{}
 	for i := range x.res.Items {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		it := &x.res.Items[i]
 		it.Rank = i + 1
 		covered[it.Tier] = true

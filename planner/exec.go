@@ -27,10 +27,11 @@ type Env struct {
 	Store   *store.Store
 	BM25    *bm25.Index
 	Vectors *vector.Index
-	// Graph returns the store's knowledge graph, nil when it has none. It
-	// is called only for statements with EXPAND, so a store's graph is
-	// built on first use rather than at open.
-	Graph    func() (*graph.Graph, error)
+	// Graph returns the store's knowledge graph, nil when it has none,
+	// and how it was opened (for EXPLAIN ANALYZE). It is called only for
+	// statements with EXPAND, so a store's graph is opened on first use
+	// rather than at open; it returns ctx's error when ctx ends first.
+	Graph    func(ctx context.Context) (*graph.Graph, string, error)
 	Embedder embed.Embedder
 	Count    func(string) int // the tokenizer that costed the chunks
 	// VectorWeight is the vector arm's weight in RRF (BM25 weighs 1);
@@ -43,7 +44,13 @@ type Env struct {
 const maxFetch = 10000
 
 // Compile parses, checks and plans src against env's graph and models.
-func Compile(src string, env *Env) (*Plan, error) {
+// Opening the graph is the only part that can take long; ctx bounds it
+// (a *StageError).
+func Compile(ctx context.Context, src string, env *Env) (*Plan, error) {
+	return compile(ctx, src, env, startClock())
+}
+
+func compile(ctx context.Context, src string, env *Env, clk clock) (*Plan, error) {
 	st, err := dsl.Parse(src)
 	if err != nil {
 		return nil, err
@@ -53,16 +60,17 @@ func Compile(src string, env *Env) (*Plan, error) {
 		return nil, err
 	}
 	var g *graph.Graph
+	note := ""
 	if q.Expand != nil {
-		if g, err = env.Graph(); err != nil {
-			return nil, err
+		if g, note, err = env.Graph(ctx); err != nil {
+			return nil, clk.check(ctx, StageGraph, err)
 		}
 	}
 	p, err := Build(q, g)
 	if err != nil {
 		return nil, err
 	}
-	p.graph = g
+	p.graph, p.graphNote = g, note
 	p.Fuse.VectorWeight = env.VectorWeight
 	if p.Fuse.VectorWeight <= 0 {
 		p.Fuse.VectorWeight = 1
@@ -71,9 +79,13 @@ func Compile(src string, env *Env) (*Plan, error) {
 }
 
 // Run compiles and executes src. EXPLAIN returns the plan without running
-// it; EXPLAIN ANALYZE runs it and reports per operator.
+// it; EXPLAIN ANALYZE runs it and reports per operator. When ctx ends,
+// Run returns a *StageError that names the stage it stopped in, within
+// a few milliseconds of the end in every stage that loops (see
+// StageError and the package doc, "Time").
 func Run(ctx context.Context, env *Env, src string) (*Result, error) {
-	p, err := Compile(src, env)
+	clk := startClock()
+	p, err := compile(ctx, src, env, clk)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +93,7 @@ func Run(ctx context.Context, env *Env, src string) (*Result, error) {
 		return &Result{Mode: "explain", Query: p.Query.Text, Plan: p.Explain(nil), Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
 			Expansion: Expansion{Reason: "not run (EXPLAIN without ANALYZE)", Anchors: []string{}, Paths: []Path{}}}, nil
 	}
-	return p.Execute(ctx, env)
+	return p.execute(ctx, env, clk)
 }
 
 // candidate is one fused chunk (or graph path) on its way to the result.
@@ -136,6 +148,7 @@ type execution struct {
 	p        *Plan
 	question clinical.Question // the query text read as a clinical question
 	env      *Env
+	clock    clock
 	qvec     []float32
 	reports  []OpReport
 	res      *Result
@@ -146,15 +159,19 @@ func (x *execution) report(op string, in, out int, start time.Time, note string)
 		Millis: float64(time.Since(start).Microseconds()) / 1000, Note: note})
 }
 
-// Execute runs the plan.
+// Execute runs the plan; see Run for what ctx does.
 func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
-	x := &execution{p: p, env: env, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
+	return p.execute(ctx, env, startClock())
+}
+
+func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error) {
+	x := &execution{p: p, env: env, clock: clk, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
 		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}},
 		question: clinical.ReadQuestion(p.Query.Text, p.onePatient())}
 	if p.Pack != nil || hasArm(p, "vector") {
 		vs, err := env.Embedder.Embed(ctx, []string{p.Query.Text})
 		if err != nil {
-			return nil, fmt.Errorf("medkb: embedding the query: %w", err)
+			return nil, clk.check(ctx, StageEmbedding, fmt.Errorf("medkb: embedding the query: %w", err))
 		}
 		x.qvec = vs[0]
 	}
@@ -163,25 +180,25 @@ func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
 		return nil, err
 	}
 	cands, err := x.load(fused)
-	if err != nil {
+	if err = clk.check(ctx, StageLoading, err); err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if cands, err = x.expand(ctx, cands); err != nil {
+		return nil, clk.check(ctx, StageExpansion, err)
 	}
-	cands = x.expand(ctx, cands)
-	if cands, err = x.judge(ctx, cands); err != nil {
+	cands, err = x.judge(ctx, cands)
+	if err = clk.check(ctx, StageRelevance, err); err != nil {
 		return nil, err
 	}
 	if p.Pack != nil {
-		if err := x.pack(ctx, cands); err != nil {
+		if err := clk.check(ctx, StagePacking, x.pack(ctx, cands)); err != nil {
 			return nil, err
 		}
 	} else {
 		x.top(cands)
 	}
 	x.limit()
-	if err := x.assemble(); err != nil {
+	if err := clk.check(ctx, StageAssembling, x.assemble(ctx)); err != nil {
 		return nil, err
 	}
 	x.res.Mode = "run"
@@ -205,7 +222,7 @@ func hasArm(p *Plan, arm string) bool {
 // retrieveAndFuse runs the arms concurrently and fuses them.
 func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
 	full, err := x.runArms(ctx, x.p.Query.Text, x.qvec, 0, true)
-	if err != nil {
+	if err = x.clock.check(ctx, StageRetrieval, err); err != nil { // the vector scan does not look at ctx
 		return nil, err
 	}
 	start := time.Now()
@@ -215,7 +232,7 @@ func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
 		fused = fuseWeighted(full, x.p.Fuse.Alpha)
 	case dsl.FuseDocVote:
 		per, err := x.perSentence(ctx)
-		if err != nil {
+		if err = x.clock.check(ctx, StageFusion, err); err != nil {
 			return nil, err
 		}
 		docOf, err := x.docOf(full, per)
@@ -227,7 +244,7 @@ func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
 		fused = fuseRRF(full, x.p.Fuse.K, x.p.Fuse.VectorWeight)
 	}
 	x.report(opFuse, len(full.bm25)+len(full.vector), len(fused), start, "")
-	return fused, nil
+	return fused, x.clock.check(ctx, StageFusion, nil)
 }
 
 // runArms retrieves with every arm of the plan, concurrently; k overrides
@@ -358,6 +375,9 @@ func (x *execution) perSentence(ctx context.Context) ([]arms, error) {
 	out := make([]arms, len(sentences))
 	for i, s := range sentences {
 		if out[i], err = x.runArms(ctx, s, vecs[i], x.p.Fuse.M, false); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}

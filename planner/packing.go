@@ -60,7 +60,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 			relevant = append(relevant, i)
 		}
 	}
-	r, err := x.packSome(cands, pc, relevant, params)
+	r, err := x.packSome(ctx, cands, pc, relevant, params)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	if len(record) > 0 {
 		rest := params
 		rest.Budget, rest.Kmin, rest.RelevancePower = params.Budget-r.TokensUsed, 0, 0
-		rc, err := x.packSome(cands, pc, record, rest)
+		rc, err := x.packSome(ctx, cands, pc, record, rest)
 		if err != nil {
 			return err
 		}
@@ -131,6 +131,9 @@ func (x *execution) packCandidates(ctx context.Context, cands []*candidate) ([]p
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
 	for i, c := range cands {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		pc[i] = pack.Candidate{ID: c.id(), Tier: c.tier(), Day: c.day(), Rank: i, Relevance: c.rel,
 			A: pack.State{Text: c.text(), Tokens: x.lineTokens(c, len(cands), lineTag("A", false), c.text(), textTokens(c))}}
 		if c.path != nil {
@@ -154,7 +157,7 @@ func (x *execution) packCandidates(ctx context.Context, cands []*candidate) ([]p
 
 // packSome packs the candidates pc[which] under params; the result's
 // indices are into pc.
-func (x *execution) packSome(cands []*candidate, pc []pack.Candidate, which []int, params pack.Params) (*pack.Result, error) {
+func (x *execution) packSome(ctx context.Context, cands []*candidate, pc []pack.Candidate, which []int, params pack.Params) (*pack.Result, error) {
 	some := make([]pack.Candidate, len(which))
 	for k, i := range which {
 		some[k] = pc[i]
@@ -164,7 +167,7 @@ func (x *execution) packSome(cands []*candidate, pc []pack.Candidate, which []in
 		return x.lineTokens(c, len(cands), lineTag("A", isCut(c, cut)), cut, -1)
 	}
 	pk := packers.Get().(*pack.Packer)
-	r, err := pk.Pack(some, params)
+	r, err := pk.PackContext(ctx, some, params)
 	packers.Put(pk)
 	if err != nil {
 		return nil, err

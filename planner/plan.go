@@ -23,6 +23,9 @@ type Plan struct {
 	// Rules lists the rewrite rules that fired while planning, in order.
 	Rules []string
 	graph *graph.Graph // what EXPAND was bound against
+	// graphNote says how the graph was opened (Env.Graph), for EXPLAIN
+	// ANALYZE.
+	graphNote string
 }
 
 // RetrieveNode is one retrieval arm with the filter pushed into it.

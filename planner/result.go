@@ -100,6 +100,11 @@ type Expansion struct {
 	Anchors []string `json:"anchors"`
 	Reason  string   `json:"reason"`
 	Paths   []Path   `json:"paths"`
+	// Truncated: the statement's metapaths queued as many partial paths
+	// as one statement may (its work bound), so some may have found
+	// fewer paths than LIMIT. The paths found are still the best of
+	// their metapath, in order.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // Path is one metapath instance turned into evidence.

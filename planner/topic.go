@@ -165,7 +165,10 @@ func (x *execution) coverAll(ctx context.Context, t *topic, cands []*candidate) 
 		return err
 	}
 	k := 0
-	for _, c := range cands {
+	for i, c := range cands {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		var has func(int) bool
 		switch {
 		case c.path != nil:

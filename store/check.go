@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -67,7 +68,7 @@ func (s *Store) Check() []error {
 		{[]string{"chunks"}, func(tx *bolt.Tx, add func(error)) { s.checkChunks(tx, &c, add) }},
 		{[]string{"docs"}, func(tx *bolt.Tx, add func(error)) { s.checkDocs(tx, &c, add) }},
 		{[]string{"ents", "trip"}, func(tx *bolt.Tx, add func(error)) {
-			if _, _, err := readGraph(tx); err != nil {
+			if _, _, err := readGraph(context.Background(), tx); err != nil {
 				add(err)
 			}
 		}},

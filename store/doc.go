@@ -9,12 +9,14 @@
 //	  gen-000001/
 //	    medkb.db     this package's bbolt file
 //	    bm25/        the derived bleve index (package index/bm25)
+//	    graph.bin    the derived graph's compact form (package medkb)
 //
 // # Buckets
 //
 //	meta     schema version, embedder name and dimension, write sequence,
 //	         next chunk ordinal, counters (docs, chunks, per-tier docs),
-//	         "from" (the generation a rebuild made this one from)
+//	         graph sequence (bumped by every PutGraph), "from" (the
+//	         generation a rebuild made this one from)
 //	docs     document id -> JSON record (base.Doc plus its chunk ordinals),
 //	         ending in its checksum member "crc32c"
 //	chunks   ordinal (8 bytes, big-endian) -> binary chunk record, ending

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"sort"
@@ -103,6 +104,7 @@ func (s *Store) PutGraph(ents []base.Entity, triples []base.Triple) (GraphChange
 		meta := tx.Bucket(bucketMeta)
 		addU64(meta, keyEntities, gc.Entities)
 		addU64(meta, keyTriples, gc.Triples)
+		addU64(meta, keyGraphSeq, 1)
 		return nil
 	})
 	if err != nil {
@@ -161,21 +163,53 @@ func readEntities(tx *bolt.Tx) ([]base.Entity, error) {
 
 // LoadGraph reads every entity and triple, in key order.
 func (s *Store) LoadGraph() ([]base.Entity, []base.Triple, error) {
-	var ents []base.Entity
-	var triples []base.Triple
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		ents, triples, err = readGraph(tx)
-		return err
-	})
+	ents, triples, _, err := s.LoadGraphVersion(context.Background())
 	return ents, triples, err
 }
 
-// readGraph reads every entity and triple of tx.
-func readGraph(tx *bolt.Tx) (ents []base.Entity, triples []base.Triple, err error) {
+// GraphVersion identifies the state of a store's graph: the graph
+// sequence and the entity and triple counters. A derived form of the
+// graph records the version it was built from and is current while the
+// store's is the same (Meta.GraphVersion). The counters catch a writer
+// that predates the sequence and adds entities or triples without
+// bumping it.
+type GraphVersion struct {
+	Seq               uint64
+	Entities, Triples int
+}
+
+// GraphVersion returns the version of the graph m describes.
+func (m Meta) GraphVersion() GraphVersion {
+	return GraphVersion{Seq: m.GraphSeq, Entities: m.Entities, Triples: m.Triples}
+}
+
+// LoadGraphVersion is LoadGraph that also returns the version the
+// entities and triples are as of, read in the same transaction. It
+// stops with ctx's error when ctx ends (a store's Close waits for the
+// read to end, and Hetionet's takes seconds).
+func (s *Store) LoadGraphVersion(ctx context.Context) ([]base.Entity, []base.Triple, GraphVersion, error) {
+	var ents []base.Entity
+	var triples []base.Triple
+	var ver GraphVersion
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		meta := tx.Bucket(bucketMeta)
+		ver = GraphVersion{Seq: getU64(meta, keyGraphSeq), Entities: int(getU64(meta, keyEntities)), Triples: int(getU64(meta, keyTriples))}
+		ents, triples, err = readGraph(ctx, tx)
+		return err
+	})
+	return ents, triples, ver, err
+}
+
+// readGraph reads every entity and triple of tx; it stops with ctx's
+// error when ctx ends.
+func readGraph(ctx context.Context, tx *bolt.Tx) (ents []base.Entity, triples []base.Triple, err error) {
 	if ents, err = readEntities(tx); err != nil {
 		return nil, nil, err
 	}
 	err = tx.Bucket(bucketTrip).ForEach(func(k, v []byte) error {
+		if len(triples)%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		f := splitKey(k, 5)
 		if f == nil {
 			return corruptf("triple key %q", k)

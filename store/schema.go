@@ -46,6 +46,7 @@ var (
 	keyLive     = []byte("count.vectors")
 	keyTriples  = []byte("count.triples")
 	keyEntities = []byte("count.entities")
+	keyGraphSeq = []byte("graph.seq")
 	keyTierDocs = [5][]byte{nil, []byte("count.T1"), []byte("count.T2"), []byte("count.T3"), []byte("count.T4")}
 )
 

@@ -38,6 +38,10 @@ type Meta struct {
 	// From is the generation this one was rebuilt from (SetFrom); "" for
 	// a store's first generation.
 	From string
+	// GraphSeq counts the graph writes (PutGraph): a derived form of the
+	// graph that records it knows whether it is current. 0 for a store
+	// whose graph was written before it was counted.
+	GraphSeq uint64
 }
 
 // Open opens the store in dir at the generation CURRENT names, creating
@@ -259,6 +263,7 @@ func (s *Store) Meta() (Meta, error) {
 			Entities: int(getU64(b, keyEntities)),
 			Triples:  int(getU64(b, keyTriples)),
 			From:     string(b.Get(keyFrom)),
+			GraphSeq: getU64(b, keyGraphSeq),
 		}
 		for i := range m.Tiers {
 			m.Tiers[i] = int(getU64(b, keyTierDocs[i+1]))

@@ -70,6 +70,7 @@ files it ingested stay.`,
 					return fmt.Errorf("%w\n%s", err, doneSoFar(i-len(rejected), rejected, len(inputs)-i-1))
 				}
 			}
+			r.openGraph()
 			if len(rejected) > 0 {
 				return fmt.Errorf("%d of %d file(s) rejected: %s; the other %d were ingested and stay committed",
 					len(rejected), len(inputs), strings.Join(rejected, ", "), len(inputs)-len(rejected))
@@ -118,6 +119,25 @@ type ingestRun struct {
 	db      *medkb.DB
 	skipBad bool
 	ids     map[string]string // Hetionet id -> entity name; nil after new entities
+	// wroteGraph: a graph file was written, so the graph's compact form
+	// is built once at the end (openGraph).
+	wroteGraph bool
+}
+
+// openGraph builds the knowledge graph once after graph files were
+// written and saves its compact form, so that the next query that
+// expands opens it in one read instead of building it. A failure costs
+// only that: the triples are committed, and the query builds it.
+func (r *ingestRun) openGraph() {
+	if !r.wroteGraph {
+		return
+	}
+	note, err := r.db.OpenGraph(r.cmd.Context())
+	if err != nil {
+		fmt.Fprintf(r.stderr, "medkb: the triples are committed, but preparing the graph for queries failed (the first query that expands will build it): %v\n", err)
+		return
+	}
+	fmt.Fprintf(r.stdout, "knowledge graph: %s\n", note)
 }
 
 func (r *ingestRun) ingest(in input) error {

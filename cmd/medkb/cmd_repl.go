@@ -68,9 +68,8 @@ func (r *repl) interactive(ctx context.Context) error {
 		f.Close()
 	}
 	defer func() {
-		if f, err := os.Create(hist); err == nil {
-			ln.WriteHistory(f)
-			f.Close()
+		if err := saveHistory(hist, ln.WriteHistory); err != nil {
+			fmt.Fprintln(r.env.stderr, "medkb: history not saved:", err)
 		}
 	}()
 	fmt.Fprintf(r.env.stdout, "medkb repl on %s (read-only). \\help for help, \\q to quit.\n", r.env.db)
@@ -195,6 +194,25 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// saveHistory writes the history file with write, readable by its owner
+// only: statements name patients and findings. A file left readable by
+// others (by an older medkb) is made private too.
+func saveHistory(path string, write func(io.Writer) (int, error)) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func historyPath() string {

@@ -129,6 +129,7 @@ func (r *ingestRun) graph(in input) error {
 			return nil
 		}
 		gc, err := r.db.IngestGraph(r.cmd.Context(), ents, triples)
+		r.wroteGraph = true
 		if err != nil {
 			if total.Entities+total.Triples == 0 {
 				return fmt.Errorf("%s: %w; nothing of it was written", in.path, err)

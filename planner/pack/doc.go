@@ -115,6 +115,12 @@
 // state's scaled by the share of tokens kept: an estimate, since the cut
 // text has no vector.
 //
+// PackContext bounds a packing in time as well: Exact looks at the
+// context after each block's row of its table (at most MaxExactCells
+// cells, 0.1-0.2 s, in all), Uniform before each call of Params.Count
+// (the caller's tokenizer, which can be slow), and every strategy
+// returns the context's error, not a partial result, once it has ended.
+//
 // # Invariants
 //
 // For every strategy: TokensUsed <= Budget; at most one state per block;

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/medkb/medkb/internal/base"
@@ -111,7 +112,10 @@ func packExact(b *builder) error {
 	for _, t := range quotaGroups {
 		tt := &tiers[t]
 		if len(tt.blocks) > 0 {
-			tt.endQ = solveTier(tt, carry, vals[:width*(tt.want+1)], choices)
+			var err error
+			if tt.endQ, err = solveTier(b.ctx, tt, carry, vals[:width*(tt.want+1)], choices); err != nil {
+				return err
+			}
 		}
 	}
 	picked := backtrack(tiers, choices, budget, len(cands))
@@ -137,8 +141,9 @@ func packExact(b *builder) error {
 
 // solveTier runs the DP over one tier's blocks, starting from carry (the
 // best value of the previous tiers per budget, quota progress 0), writes
-// the per-block choices, and folds the result back into carry.
-func solveTier(tt *tierTable, carry, vals []dpValue, choices []byte) []int32 {
+// the per-block choices, and folds the result back into carry. It looks
+// at ctx after each block's row (at most MaxExactCells cells in all).
+func solveTier(ctx context.Context, tt *tierTable, carry, vals []dpValue, choices []byte) ([]int32, error) {
 	want, w := tt.want, tt.want+1
 	width := len(carry)
 	for c := range width {
@@ -149,6 +154,9 @@ func solveTier(tt *tierTable, carry, vals []dpValue, choices []byte) []int32 {
 	}
 	off := tt.offset
 	for _, bo := range tt.blocks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		ch := choices[off : off+width*w]
 		off += width * w
 		for c := width - 1; c >= 0; c-- {
@@ -195,7 +203,7 @@ func solveTier(tt *tierTable, carry, vals []dpValue, choices []byte) []int32 {
 		}
 		carry[c], endQ[c] = best, int32(bestQ)
 	}
-	return endQ
+	return endQ, nil
 }
 
 // backtrack walks the choice table from the full budget back to the

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -53,6 +54,13 @@ type Packer struct {
 
 // Pack packs cands under p; see the package function Pack.
 func (pk *Packer) Pack(cands []Candidate, p Params) (*Result, error) {
+	return pk.PackContext(context.Background(), cands, p)
+}
+
+// PackContext is Pack that gives up with ctx's error when ctx ends: the
+// strategies whose work grows beyond n log n (Exact's table, Uniform's
+// counting of cut texts) look at it between blocks.
+func (pk *Packer) PackContext(ctx context.Context, cands []Candidate, p Params) (*Result, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -64,20 +72,25 @@ func (pk *Packer) Pack(cands []Candidate, p Params) (*Result, error) {
 			return nil, err
 		}
 	}
-	b := newBuilder(cands, &p, pk)
+	b := newBuilder(ctx, cands, &p, pk)
+	var err error
 	switch p.Strategy {
 	case Ebm, Paper:
 		packEbm(b)
 	case Exact:
-		if err := packExact(b); err != nil {
-			return nil, err
-		}
+		err = packExact(b)
 	case FIFO:
 		packFIFO(b)
 	case Semantic:
 		packSemantic(b)
 	case Uniform:
-		packUniform(b)
+		err = packUniform(b)
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nil, err
 	}
 	return b.finish(), nil
 }

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -174,6 +175,7 @@ func (r *Result) Text() string {
 
 // builder collects a strategy's decisions and assembles the Result.
 type builder struct {
+	ctx   context.Context // a strategy that may run long stops when it ends
 	cands []Candidate
 	p     *Params
 	pk    *Packer
@@ -196,8 +198,8 @@ type pick struct {
 	other Reason
 }
 
-func newBuilder(cands []Candidate, p *Params, pk *Packer) *builder {
-	b := &builder{cands: cands, p: p, pk: pk, picks: pk.picks[:0], res: &Result{
+func newBuilder(ctx context.Context, cands []Candidate, p *Params, pk *Packer) *builder {
+	b := &builder{ctx: ctx, cands: cands, p: p, pk: pk, picks: pk.picks[:0], res: &Result{
 		Strategy: p.Strategy,
 		Budget:   p.Budget,
 		Dropped:  make([]Drop, 0, len(cands)),

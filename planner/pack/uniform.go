@@ -10,8 +10,9 @@ import (
 // Budget/total of its words (CJK: characters), keeping the beginning. The
 // cut texts are costed with Params.Count; when the caller's tokenizer
 // makes them overflow the budget, r shrinks until they fit, so TokensUsed
-// never exceeds Budget.
-func packUniform(b *builder) {
+// never exceeds Budget. Counting is the caller's tokenizer, once per
+// block and round, so it looks at ctx between blocks.
+func packUniform(b *builder) error {
 	cands, p := b.cands, b.p
 	total := 0
 	for i := range cands {
@@ -26,7 +27,7 @@ func packUniform(b *builder) {
 			}
 			b.take(utilityAOption(i, c, p, c.A.Tokens), c.A.Text, WhyUniform, otherAOnly(c))
 		}
-		return
+		return nil
 	}
 
 	words := make([]int, len(cands))
@@ -42,6 +43,9 @@ func packUniform(b *builder) {
 	for r := float64(p.Budget) / float64(total); ; {
 		sum := 0
 		for i := range cands {
+			if err := b.ctx.Err(); err != nil {
+				return err
+			}
 			k := int(r * float64(words[i]))
 			cut[i], tokens[i] = "", 0
 			if k > 0 {
@@ -68,6 +72,7 @@ func packUniform(b *builder) {
 			b.take(utilityAOption(i, c, p, tokens[i]), cut[i], WhyUniform, otherAOnly(c))
 		}
 	}
+	return nil
 }
 
 // utilityAOption is state A cut to the given tokens; its utility shrinks
