@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/damage"
 	"github.com/medkb/medkb/store"
 )
 
@@ -48,22 +49,6 @@ func indexFiles(t *testing.T, dir string) (string, []string) {
 		t.Fatalf("no segments in %s: %v", bm, err)
 	}
 	return bm, zaps
-}
-
-// garble XORs every step-th byte of path from off on, sparing the last 4
-// (the checksum).
-func garble(t *testing.T, path string, off, step int) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := off; i < len(b)-4; i += step {
-		b[i] ^= 0x5a
-	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // readsWork opens dir read-only and checks that stats, show and export
@@ -114,8 +99,8 @@ func TestDamagedIndex(t *testing.T) {
 		{"root.bolt deleted", func(t *testing.T, bm string, zaps []string) { rm(t, filepath.Join(bm, "store", "root.bolt")) }, "root.bolt", false},
 		{"index_meta.json deleted", func(t *testing.T, bm string, zaps []string) { rm(t, filepath.Join(bm, "index_meta.json")) }, "not found", false},
 		{"index_meta.json truncated", func(t *testing.T, bm string, zaps []string) { truncate(t, filepath.Join(bm, "index_meta.json"), 10) }, "metadata corrupt", false},
-		{"segment garbled throughout", func(t *testing.T, bm string, zaps []string) { garble(t, zaps[0], 1000, 97) }, "corrupt", false},
-		{"segment garbled in one byte", func(t *testing.T, bm string, zaps []string) { garble(t, zaps[0], 5000, 1<<30) }, "", true},
+		{"segment garbled throughout", func(t *testing.T, bm string, zaps []string) { damage.Garble(t, zaps[0], 1000, 97) }, "corrupt", false},
+		{"segment garbled in one byte", func(t *testing.T, bm string, zaps []string) { damage.Garble(t, zaps[0], 5000, 1<<30) }, "", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
