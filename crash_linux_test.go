@@ -13,27 +13,8 @@ import (
 
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/damage"
 )
-
-// mountTmpfs mounts a tmpfs of the given size (e.g. "4m") at dir, or skips
-// the test where that is not permitted (not root, no CAP_SYS_ADMIN).
-func mountTmpfs(t *testing.T, dir, size string) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		t.Skipf("cannot mount a tmpfs to fill (%v); needs root", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
-}
-
-func growTmpfs(t *testing.T, dir, size string) {
-	t.Helper()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_REMOUNT, "size="+size); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // fillUp ingests batches of fillBatch new documents from first on until
 // one fails, or (stopAtIndexErr) until one commits with IndexErr, and
@@ -103,7 +84,7 @@ func TestFullDisk(t *testing.T) {
 		size := fmt.Sprintf("%dk", 1536+trial*320)
 		t.Run(size, func(t *testing.T) {
 			mnt := filepath.Join(t.TempDir(), "disk")
-			mountTmpfs(t, mnt, size)
+			damage.Tmpfs(t, mnt, size)
 			dir := filepath.Join(mnt, "kb")
 			db, err := Open(dir, nil)
 			if err != nil {
@@ -154,7 +135,7 @@ func TestFullDisk(t *testing.T) {
 			}
 			rw.Close()
 
-			growTmpfs(t, mnt, "64m")
+			damage.GrowTmpfs(t, mnt, "64m")
 			db = openChecked(t, dir, nil)
 			defer db.Close()
 			if res, err := db.Query(context.Background(), q); err != nil || len(res.Items) == 0 {
@@ -185,7 +166,7 @@ func TestFullIndexDisk(t *testing.T) {
 	if err := os.Rename(bm, bm+".disk"); err != nil {
 		t.Fatal(err)
 	}
-	mountTmpfs(t, bm, "384k")
+	damage.Tmpfs(t, bm, "384k")
 	if err := os.CopyFS(bm, os.DirFS(bm+".disk")); err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +222,7 @@ func TestFullIndexDisk(t *testing.T) {
 	}
 	t.Logf("the next write, still on the full disk: %v", res.IndexErr)
 	total += fillBatch
-	growTmpfs(t, bm, "64m")
+	damage.GrowTmpfs(t, bm, "64m")
 	res, err = ingestBatch(t, db, total)
 	if err != nil || res.IndexErr != nil {
 		t.Fatalf("the write after space was freed: %v, %+v; want the index caught up", err, res)

@@ -1,3 +1,4 @@
-// Package damage breaks files on purpose, for the tests that check how
-// medkb meets a damaged store or index. It is imported by tests only.
+// Package damage breaks files and fills disks on purpose, for the tests
+// that check how medkb meets a damaged store or index and a full disk.
+// It is imported by tests only.
 package damage
