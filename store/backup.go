@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/medkb/medkb/internal/fsync"
 	bolt "go.etcd.io/bbolt"
@@ -31,6 +32,9 @@ func (s *Store) Backup(dest string) error {
 	if !empty {
 		return fmt.Errorf("%w: %s", ErrBackupDest, dest)
 	}
+	if err := s.checkMetaPages(); err != nil {
+		return err
+	}
 	gen := GenName(1)
 	genDir := filepath.Join(dest, gen)
 	if err := os.MkdirAll(genDir, 0o755); err != nil {
@@ -48,4 +52,27 @@ func (s *Store) Backup(dest string) error {
 		return fmt.Errorf("medkb: backup to %s: %w", dest, err)
 	}
 	return fsync.Path(filepath.Dir(filepath.Clean(dest)))
+}
+
+// checkMetaPages refuses to back up a file with an invalid meta page:
+// bbolt reads it as of the other page's (older) transaction, so the copy
+// would pass its check while lacking the last write. A meta page a
+// concurrent commit is writing can read torn, so a bad one is read again
+// once before it counts.
+func (s *Store) checkMetaPages() error {
+	for try := 0; ; try++ {
+		bf, err := openBoltFile(s.Path())
+		if err != nil {
+			return err
+		}
+		problems := bf.metaProblems()
+		bf.Close()
+		if len(problems) == 0 {
+			return nil
+		}
+		if try == 1 {
+			return fmt.Errorf("medkb: not backing up a store that fails its check (run medkb check): %w", problems[0])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

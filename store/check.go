@@ -36,10 +36,8 @@ func (s *Store) Check() []error {
 	if err != nil {
 		return []error{err}
 	}
-	for i, err := range bf.metaErr {
-		if err != nil {
-			add(corruptFile(s.Path(), "page %d: meta page invalid (%v); bbolt uses the other one (transaction %d): the last write may be lost", i, err, bf.meta.txid))
-		}
+	for _, err := range bf.metaProblems() {
+		add(err)
 	}
 	pageProblems, damaged := bf.checkPages(checkLimit)
 	bf.Close()

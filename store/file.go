@@ -177,6 +177,19 @@ func (bf *boltFile) validate() error {
 	return nil
 }
 
+// metaProblems reports a meta page that is invalid while the other is
+// valid: bbolt opens the file at the other one's transaction, so the last
+// write may be lost.
+func (bf *boltFile) metaProblems() []error {
+	var problems []error
+	for i, err := range bf.metaErr {
+		if err != nil {
+			problems = append(problems, corruptFile(bf.path, "page %d: meta page invalid (%v); bbolt uses the other one (transaction %d): the last write may be lost", i, err, bf.meta.txid))
+		}
+	}
+	return problems
+}
+
 // readFreelist reads the freelist page id and checks that it fits the file.
 func (bf *boltFile) readFreelist(id uint64) ([]uint64, error) {
 	p, err := bf.page(id)

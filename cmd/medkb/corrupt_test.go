@@ -304,6 +304,9 @@ func (r *corruptionRig) run(t testing.TB, rng *rand.Rand, n int) faultCounts {
 			if j == 1 && checkFailed && args[0] == "rebuild" && o.code == 0 {
 				t.Errorf("copy %d, %s (%s): rebuild succeeded from a store that fails its check:\n%s", i, d.kind, d.detail, all)
 			}
+			if j == 1 && d.kind == "zero meta page" && args[0] == "backup" && o.code == 0 {
+				t.Errorf("copy %d, %s (%s): backup copied the older transaction the other meta page names:\n%s", i, d.kind, d.detail, all)
+			}
 			first, _, _ := strings.Cut(strings.TrimSpace(all), "\n")
 			t.Logf("copy %d, %s (%s): %s: %.300s", i, d.kind, d.detail, args[0], first)
 			if j == 0 && d.mustErr != "" && (o.code != 1 || !strings.Contains(all, d.mustErr)) {
