@@ -155,7 +155,15 @@ func openGen(dir, gen string, opts *Options, create bool) (*Store, error) {
 			}
 			return nil, err
 		}
+		problems := bf.metaProblems()
 		bf.Close()
+		if len(problems) > 0 && !readOnly {
+			// bbolt would open the file at the other meta page's older
+			// transaction, and the next commit would overwrite what the
+			// lost one wrote: read-only opens may read what is left.
+			return nil, fmt.Errorf("%w; a read-write open would make the loss permanent: restore a backup, "+
+				"or export what is readable (medkb export --db %s) into a new store", problems[0], dir)
+		}
 	}
 	var db *bolt.DB
 	err := guard(path, nil, func() (err error) {

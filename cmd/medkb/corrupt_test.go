@@ -304,8 +304,11 @@ func (r *corruptionRig) run(t testing.TB, rng *rand.Rand, n int) faultCounts {
 			if j == 1 && checkFailed && args[0] == "rebuild" && o.code == 0 {
 				t.Errorf("copy %d, %s (%s): rebuild succeeded from a store that fails its check:\n%s", i, d.kind, d.detail, all)
 			}
-			if j == 1 && d.kind == "zero meta page" && args[0] == "backup" && o.code == 0 {
-				t.Errorf("copy %d, %s (%s): backup copied the older transaction the other meta page names:\n%s", i, d.kind, d.detail, all)
+			// bbolt falls back to the other meta page's older transaction:
+			// a backup would copy it as if whole, and a write would make
+			// the loss of the last one permanent.
+			if j == 1 && d.kind == "zero meta page" && (args[0] == "backup" || args[0] == "ingest" || args[0] == "rebuild") && o.code == 0 {
+				t.Errorf("copy %d, %s (%s): %s succeeded on the older transaction the other meta page names:\n%s", i, d.kind, d.detail, args[0], all)
 			}
 			first, _, _ := strings.Cut(strings.TrimSpace(all), "\n")
 			t.Logf("copy %d, %s (%s): %s: %.300s", i, d.kind, d.detail, args[0], first)
