@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/medkb/medkb/internal/bench/packbench"
 	"github.com/medkb/medkb/internal/evidence"
-	"github.com/medkb/medkb/planner/pack/rrce"
 )
 
 func benchEvidenceCmd(e *env) *cobra.Command {
@@ -55,7 +55,7 @@ spaced in PMID order (0: all 702 with evidence).`,
 			cfg := evidence.DefaultConfig()
 			var err error
 			if cfg.Windows, err = parseInts(windows); err == nil {
-				cfg.Windows, err = rrce.SortWindows(cfg.Windows)
+				cfg.Windows, err = packbench.SortWindows(cfg.Windows)
 			}
 			if err != nil {
 				return fmt.Errorf("--windows: %w", err)
@@ -142,7 +142,7 @@ func evidenceSet(questions string, corpora, cases []string) (*evidence.Set, erro
 		set.Docs = append(set.Docs, res.Docs...)
 	}
 	for _, path := range cases {
-		cs, _, err := rrce.ReadCasesFile(path) // its warnings are about RRCE's keys, which this bench does not use
+		cs, _, err := packbench.ReadCasesFile(path) // its warnings are about RRCE's keys, which this bench does not use
 		if err != nil {
 			return nil, err
 		}

@@ -5,12 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/internal/bench/graphbench"
 )
 
 func benchGraphCmd(e *env) *cobra.Command {
 	var dir string
-	var opts graph.BenchOptions
+	var opts graphbench.Options
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "graph --hetionet DIR [--json]",
@@ -26,7 +26,7 @@ report how often CbGaD or CrCtD paths from the compound reach them.`,
 				return fmt.Errorf("--hetionet DIR is required")
 			}
 			ctx := cmd.Context()
-			r, err := graph.Bench(ctx, dir, opts)
+			r, err := graphbench.Run(ctx, dir, opts)
 			if err != nil {
 				return err
 			}

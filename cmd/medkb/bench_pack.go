@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medkb/medkb/index/embed"
+	"github.com/medkb/medkb/internal/bench/packbench"
 	"github.com/medkb/medkb/planner/pack"
-	"github.com/medkb/medkb/planner/pack/rrce"
 )
 
 // caseFlags select the cases of bench pack and tune: a case file, or a
@@ -36,7 +36,7 @@ func (f *caseFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.medqa, "medqa", "", "MedQA JSON Lines, USMLE or Chinese MCMLE layout, to turn into cases instead (e.g. ../shared/data/medqa/medqa_test.jsonl)")
 	c.Flags().IntVar(&f.n, "n", 200, "MedQA vignettes in the fixed sample; 0 takes every eligible one")
 	c.Flags().Int64Var(&f.seed, "seed", 1, "seed of the MedQA sample and of the noise")
-	c.Flags().IntVar(&f.noise, "noise", rrce.DefaultNoiseRatio, "noise segments per signal segment (1:N)")
+	c.Flags().IntVar(&f.noise, "noise", packbench.DefaultNoiseRatio, "noise segments per signal segment (1:N)")
 	c.Flags().BoolVar(&f.goldTiers, "gold-tiers", false, "pack with the cases' given tiers instead of medkb's classifier")
 	c.Flags().BoolVar(&f.validation, "validation", false, "with --medqa: the n vignettes after the sample instead, disjoint from it (for tuning)")
 	c.Flags().BoolVar(&f.question, "question-only", false, "with --medqa: query with the final question and the options, not the whole vignette")
@@ -47,8 +47,8 @@ func (f *caseFlags) register(c *cobra.Command) {
 }
 
 // suite reads the cases and prepares their candidates.
-func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
-	var cases []rrce.Case
+func (f *caseFlags) suite(cmd *cobra.Command) (*packbench.Suite, error) {
+	var cases []packbench.Case
 	var warnings []string
 	var err error
 	switch {
@@ -65,9 +65,9 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 	case f.noise < 0:
 		return nil, fmt.Errorf("--noise %d: want noise segments per signal segment, 0 or more", f.noise)
 	case f.cases != "":
-		cases, warnings, err = rrce.ReadCasesFile(f.cases)
+		cases, warnings, err = packbench.ReadCasesFile(f.cases)
 	case f.medqa != "":
-		cases, warnings, err = rrce.MedQACases(f.medqa, rrce.MedQASample{N: f.n, Seed: f.seed, Validation: f.validation, QuestionOnly: f.question})
+		cases, warnings, err = packbench.MedQACases(f.medqa, packbench.MedQASample{N: f.n, Seed: f.seed, Validation: f.validation, QuestionOnly: f.question})
 	default:
 		return nil, fmt.Errorf("--cases FILE or --medqa FILE is required")
 	}
@@ -85,11 +85,11 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*rrce.Suite, error) {
 		return nil, fmt.Errorf("%s holds no case", cmp.Or(f.cases, f.medqa))
 	}
 	if f.record {
-		cases = rrce.WithRecordInQuery(cases)
+		cases = packbench.WithRecordInQuery(cases)
 	}
-	opt := rrce.DefaultOptions()
+	opt := packbench.DefaultOptions()
 	opt.NoiseRatio, opt.Seed, opt.GoldTiers, opt.Embedder = f.noise, f.seed, f.goldTiers, emb
-	return rrce.Prepare(cmd.Context(), cases, opt)
+	return packbench.Prepare(cmd.Context(), cases, opt)
 }
 
 func benchPackCmd(e *env) *cobra.Command {
@@ -114,11 +114,11 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 			if losses < 0 {
 				return fmt.Errorf("--losses %d must be a window of at least 1 token, or 0 for none", losses)
 			}
-			cfg := rrce.DefaultConfig()
+			cfg := packbench.DefaultConfig()
 			cfg.Params.SimFloor = floor
 			var err error
 			if cfg.Windows, err = parseInts(windows); err == nil {
-				cfg.Windows, err = rrce.SortWindows(cfg.Windows)
+				cfg.Windows, err = packbench.SortWindows(cfg.Windows)
 			}
 			if err != nil {
 				return fmt.Errorf("--windows: %w", err)

@@ -55,7 +55,7 @@ type benchPackJSON struct {
 }
 
 func TestBenchPackServedEmbedder(t *testing.T) {
-	cases := "../../planner/pack/rrce/testdata/cases.jsonl"
+	cases := "../../internal/bench/packbench/testdata/cases.jsonl"
 	args := []string{"bench", "pack", "--cases", cases, "--windows", "256,512", "--json"}
 	code, builtIn, errOut := cli(t, "", args...)
 	if code != 0 {

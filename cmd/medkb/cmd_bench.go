@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/medkb/medkb/index/vector"
+	"github.com/medkb/medkb/internal/bench/vectorbench"
 )
 
 func benchCmd(e *env) *cobra.Command {
@@ -28,7 +28,7 @@ func benchVectorCmd(e *env) *cobra.Command {
 			if n < 1 || dim < 1 || queries < 1 {
 				return fmt.Errorf("--n, --dim and --queries must be at least 1")
 			}
-			r := vector.Bench(n, dim, queries)
+			r := vectorbench.Run(n, dim, queries)
 			if asJSON {
 				return e.writeJSON(map[string]float64{"ms_per_query": r.MsPerQuery, "gb_per_s": r.GBPerS})
 			}

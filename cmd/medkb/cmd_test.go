@@ -204,7 +204,7 @@ func TestStoreFlagsOnlyWhereUsed(t *testing.T) {
 }
 
 func TestBenchPackAndTune(t *testing.T) {
-	cases := "../../planner/pack/rrce/testdata/cases.jsonl"
+	cases := "../../internal/bench/packbench/testdata/cases.jsonl"
 	svg := filepath.Join(t.TempDir(), "rrce.svg")
 	code, out, errOut := cli(t, "", "bench", "pack", "--cases", cases, "--windows", "256,512", "--svg", svg, "--json")
 	if code != 0 {

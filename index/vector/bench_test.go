@@ -10,13 +10,6 @@ import (
 	"github.com/viterin/vek/vek32"
 )
 
-func TestBench(t *testing.T) {
-	r := Bench(3000, 24, 5)
-	if !(r.MsPerQuery > 0) || !(r.GBPerS > 0) || r.Workers < 1 {
-		t.Errorf("Bench(3000, 24, 5) = %+v", r)
-	}
-}
-
 // benchIndex builds an index of n random vectors with one query.
 func benchIndex(b *testing.B, n, dim int) (*Index, []float32) {
 	b.Helper()

@@ -2,7 +2,7 @@ package evidence
 
 import (
 	"github.com/medkb/medkb/internal/base"
-	"github.com/medkb/medkb/planner/pack/rrce"
+	"github.com/medkb/medkb/internal/bench/packbench"
 )
 
 // CaseDocs turns RRCE cases into documents, one per segment: {id: the
@@ -10,7 +10,7 @@ import (
 // gold tier, signal flag and keys stay behind: the classifier decides
 // the tier, as it does for any record, and the questions name their own
 // evidence.
-func CaseDocs(cases []rrce.Case) []base.Doc {
+func CaseDocs(cases []packbench.Case) []base.Doc {
 	var docs []base.Doc
 	for _, c := range cases {
 		for _, s := range c.Segments {

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
-	"github.com/medkb/medkb/planner/pack/rrce"
+	"github.com/medkb/medkb/internal/bench/packbench"
 )
 
 func TestCaseDocs(t *testing.T) {
-	cases := []rrce.Case{{ID: "zh-1", Query: "肾功能怎么样？", Segments: []rrce.Segment{
+	cases := []packbench.Case{{ID: "zh-1", Query: "肾功能怎么样？", Segments: []packbench.Segment{
 		{ID: "zh-1/lab", Text: "血肌酐 132μmol/L", Type: "生化", Tier: base.T2, Time: "2025-03-18", Signal: true, Keys: []string{"132μmol/L"}},
 		{ID: "zh-1/cc", Text: "反复心悸1个月。"},
 	}}}

@@ -1,5 +1,5 @@
 // Package evidence measures whether packed context keeps the evidence a
-// question needs: `medkb bench evidence`. RRCE (planner/pack/rrce) asks
+// question needs: `medkb bench evidence`. RRCE (internal/bench/packbench) asks
 // whether the key values of hand-marked signal segments survive a
 // packing of a case's own segments; this bench asks the question a user
 // asks, through the real store and query language, and counts whether

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/medkb/medkb/planner/pack/rrce"
+	"github.com/medkb/medkb/internal/bench/packbench"
 )
 
 // groups averages the questions' results: all of them, then each kind
@@ -105,13 +105,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 			}
 			fmt.Fprintf(&sb, "%-20s", label)
 			for _, win := range r.Windows {
-				sb.WriteString(rrce.PercentCell(g.Recall[row], strconv.Itoa(win)))
+				sb.WriteString(packbench.PercentCell(g.Recall[row], strconv.Itoa(win)))
 			}
 			sb.WriteString("\n")
 		}
 		fmt.Fprintf(&sb, "%-20s", "fits (whole text)")
 		for _, win := range r.Windows {
-			sb.WriteString(rrce.PercentCell(g.Fits, strconv.Itoa(win)))
+			sb.WriteString(packbench.PercentCell(g.Fits, strconv.Itoa(win)))
 		}
 		sb.WriteString("\n")
 	}

@@ -1,7 +1,8 @@
-// Package rrce is the benchmark of the paper behind EBM-Pack (SEEDS.md
-// section 1): how much critical evidence survives when a case's context
-// is packed into a small window. It backs `medkb bench pack` and
-// `medkb tune`.
+// Package packbench is the harness for the benchmark of the paper behind
+// EBM-Pack (SEEDS.md section 1): how much critical evidence survives when
+// a case's context is packed into a small window, measured as RRCE (see
+// below). It backs `medkb bench pack` and `medkb tune`, and is kept out
+// of planner/pack so the packer carries no benchmark code.
 //
 // # Protocol
 //
@@ -68,4 +69,4 @@
 //   - Exact maximises utility, so it never packs zero-utility blocks and
 //     can retain fewer of them than Ebm, which fills spare room.
 //   - MedQA vignettes carry no dates, so lambda has no effect on them.
-package rrce
+package packbench

@@ -1,4 +1,4 @@
-package graph
+package graphbench
 
 import (
 	"context"
@@ -9,34 +9,35 @@ import (
 	"strings"
 	"time"
 
+	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/internal/base"
 )
 
-// BenchOptions tunes Bench. Zero fields take the defaults.
-type BenchOptions struct {
+// Options tunes Run. Zero fields take the defaults.
+type Options struct {
 	Anchors int     // random compounds for the latency test; 0 means 100
 	Limit   int     // LIMIT of the latency and recovery tests; 0 means 50
 	HoldOut float64 // share of treats edges held out for recovery; 0 means 0.2
 	Seed    uint64  // random seed; 0 means 1
 }
 
-// BenchResult is what `medkb bench graph` reports.
-type BenchResult struct {
-	Dir              string         `json:"dir"`
-	EntitiesRead     int            `json:"entities_read"` // node rows, over all node files
-	TriplesRead      int            `json:"triples_read"`  // including the mirrored undirected edges
-	LoadSeconds      float64        `json:"load_seconds"`
-	BuildSeconds     float64        `json:"build_seconds"`
-	TriplesPerSecond float64        `json:"triples_per_second"` // TriplesRead / (load + build)
-	Graph            Stats          `json:"graph"`
-	LinkBuildSeconds float64        `json:"link_build_seconds"` // linkers of every type
-	Latency          LatencyResult  `json:"latency"`
-	Recovery         RecoveryResult `json:"recovery"`
-	Options          BenchOptions   `json:"options"`
+// Result is what `medkb bench graph` reports.
+type Result struct {
+	Dir              string      `json:"dir"`
+	EntitiesRead     int         `json:"entities_read"` // node rows, over all node files
+	TriplesRead      int         `json:"triples_read"`  // including the mirrored undirected edges
+	LoadSeconds      float64     `json:"load_seconds"`
+	BuildSeconds     float64     `json:"build_seconds"`
+	TriplesPerSecond float64     `json:"triples_per_second"` // TriplesRead / (load + build)
+	Graph            graph.Stats `json:"graph"`
+	LinkBuildSeconds float64     `json:"link_build_seconds"` // linkers of every type
+	Latency          Latency     `json:"latency"`
+	Recovery         Recovery    `json:"recovery"`
+	Options          Options     `json:"options"`
 }
 
-// LatencyResult times Expand from single random anchors.
-type LatencyResult struct {
+// Latency times Expand from single random anchors.
+type Latency struct {
 	Metapath  string  `json:"metapath"`
 	Anchors   int     `json:"anchors"`
 	Limit     int     `json:"limit"`
@@ -46,9 +47,9 @@ type LatencyResult struct {
 	MeanPaths float64 `json:"mean_paths"`
 }
 
-// RecoveryResult reports how often metapaths from a compound reach a
+// Recovery reports how often metapaths from a compound reach a
 // disease it treats when that treats edge is held out of the graph.
-type RecoveryResult struct {
+type Recovery struct {
 	TreatsEdges int           `json:"treats_edges"`
 	HeldOut     int           `json:"held_out"`
 	Rows        []RecoveryRow `json:"rows"`
@@ -73,24 +74,24 @@ const (
 	benchCrCtD = "Compound -resembles-> Compound -treats-> Disease"
 )
 
-// Bench loads Hetionet from dir (see LoadHetionet), builds the graph and
+// Run loads Hetionet from dir (see graph.LoadHetionet), builds the graph and
 // measures: load and build time; building every type's linker; latency
 // of CbGaD expansion from random compounds that bind some gene; and
 // recovery of held-out Compound-treats-Disease edges by CbGaD and CrCtD.
 // Holding out every treats edge would leave CrCtD nothing to walk, so a
 // random share (HoldOut) is held out and the rest stays in the graph.
-func Bench(ctx context.Context, dir string, opts BenchOptions) (BenchResult, error) {
+func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	opts = opts.withDefaults()
-	res := BenchResult{Dir: dir, Options: opts}
+	res := Result{Dir: dir, Options: opts}
 	start := time.Now()
-	ents, triples, err := LoadHetionet(dir)
+	ents, triples, err := graph.LoadHetionet(dir)
 	if err != nil {
 		return res, err
 	}
 	res.LoadSeconds = time.Since(start).Seconds()
 	res.EntitiesRead, res.TriplesRead = len(ents), len(triples)
 	start = time.Now()
-	g := Build(ents, triples)
+	g := graph.Build(ents, triples)
 	res.BuildSeconds = time.Since(start).Seconds()
 	res.TriplesPerSecond = float64(len(triples)) / (res.LoadSeconds + res.BuildSeconds)
 	res.Graph = g.Stats()
@@ -109,7 +110,7 @@ func Bench(ctx context.Context, dir string, opts BenchOptions) (BenchResult, err
 	return res, err
 }
 
-func (o BenchOptions) withDefaults() BenchOptions {
+func (o Options) withDefaults() Options {
 	if o.Anchors <= 0 {
 		o.Anchors = 100
 	}
@@ -125,31 +126,31 @@ func (o BenchOptions) withDefaults() BenchOptions {
 	return o
 }
 
-func benchLatency(ctx context.Context, g *Graph, rng *rand.Rand, opts BenchOptions) (LatencyResult, error) {
-	m, err := ParseMetapath(benchCbGaD)
+func benchLatency(ctx context.Context, g *graph.Graph, rng *rand.Rand, opts Options) (Latency, error) {
+	m, err := graph.ParseMetapath(benchCbGaD)
 	if err != nil {
-		return LatencyResult{}, err
+		return Latency{}, err
 	}
 	if err := g.CheckMetapath(m); err != nil {
-		return LatencyResult{}, fmt.Errorf("bench: %w", err)
+		return Latency{}, fmt.Errorf("bench: %w", err)
 	}
-	var binders []NodeID
-	for id := range NodeID(len(g.names)) {
+	var binders []graph.NodeID
+	for id := range graph.NodeID(g.Stats().Entities) {
 		if g.Node(id).Type == "Compound" && len(g.Neighbors(id, "binds", false)) > 0 {
 			binders = append(binders, id)
 		}
 	}
 	rng.Shuffle(len(binders), func(i, j int) { binders[i], binders[j] = binders[j], binders[i] })
 	anchors := binders[:min(opts.Anchors, len(binders))]
-	eo := ExpandOptions{Limit: opts.Limit}
+	eo := graph.ExpandOptions{Limit: opts.Limit}
 	for _, a := range anchors { // warm up
-		g.Expand(ctx, []NodeID{a}, m, eo)
+		g.Expand(ctx, []graph.NodeID{a}, m, eo)
 	}
 	times := make([]time.Duration, len(anchors))
 	paths := 0
 	for i, a := range anchors {
 		start := time.Now()
-		ps, _ := g.Expand(ctx, []NodeID{a}, m, eo)
+		ps, _ := g.Expand(ctx, []graph.NodeID{a}, m, eo)
 		times[i] = time.Since(start)
 		paths += len(ps)
 	}
@@ -157,16 +158,16 @@ func benchLatency(ctx context.Context, g *Graph, rng *rand.Rand, opts BenchOptio
 	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 	n := len(times)
 	if n == 0 {
-		return LatencyResult{}, fmt.Errorf("bench: no compound binds a gene: %w", ErrUnknownFormat)
+		return Latency{}, fmt.Errorf("bench: no compound binds a gene: %w", graph.ErrUnknownFormat)
 	}
-	return LatencyResult{
+	return Latency{
 		Metapath: m.String(), Anchors: n, Limit: opts.Limit,
 		P50Micros: us(times[n/2]), P99Micros: us(times[min(n-1, n*99/100)]), MaxMicros: us(times[n-1]),
 		MeanPaths: float64(paths) / float64(n),
 	}, nil
 }
 
-func benchRecovery(ctx context.Context, ents []base.Entity, triples []base.Triple, rng *rand.Rand, opts BenchOptions) (RecoveryResult, error) {
+func benchRecovery(ctx context.Context, ents []base.Entity, triples []base.Triple, rng *rand.Rand, opts Options) (Recovery, error) {
 	var treats []int
 	for i, t := range triples {
 		if t.Relation == "treats" && t.HeadType == "Compound" && t.TailType == "Disease" {
@@ -185,11 +186,11 @@ func benchRecovery(ctx context.Context, ents []base.Entity, triples []base.Tripl
 			train = append(train, t)
 		}
 	}
-	g := Build(ents, train)
-	res := RecoveryResult{TreatsEdges: len(treats), HeldOut: len(held)}
-	var mps []*Metapath
+	g := graph.Build(ents, train)
+	res := Recovery{TreatsEdges: len(treats), HeldOut: len(held)}
+	var mps []*graph.Metapath
 	for _, text := range []string{benchCbGaD, benchCrCtD} {
-		m, err := ParseMetapath(text)
+		m, err := graph.ParseMetapath(text)
 		if err != nil {
 			return res, err
 		}
@@ -204,11 +205,11 @@ func benchRecovery(ctx context.Context, ents []base.Entity, triples []base.Tripl
 		if !okC || !okD {
 			return res, fmt.Errorf("bench: held-out edge %d names unknown entities", i)
 		}
-		reached := map[NodeID]bool{}
+		reached := map[graph.NodeID]bool{}
 		var hitLimited, hitAll bool
 		for k, m := range mps {
-			limited, _ := g.Expand(ctx, []NodeID{c}, m, ExpandOptions{Limit: opts.Limit})
-			all, st := g.Expand(ctx, []NodeID{c}, m, ExpandOptions{Limit: 1 << 30, MaxWork: 1 << 26})
+			limited, _ := g.Expand(ctx, []graph.NodeID{c}, m, graph.ExpandOptions{Limit: opts.Limit})
+			all, st := g.Expand(ctx, []graph.NodeID{c}, m, graph.ExpandOptions{Limit: 1 << 30, MaxWork: 1 << 26})
 			if st.Truncated {
 				return res, fmt.Errorf("bench: unlimited expansion from %s stopped early", triples[i].Head)
 			}
@@ -249,13 +250,13 @@ func (r *RecoveryRow) finish(n int) {
 }
 
 // reaches reports whether some path ends at d.
-func reaches(paths []Path, d NodeID) bool {
-	return slices.ContainsFunc(paths, func(p Path) bool { return p.Nodes[len(p.Nodes)-1].ID == d })
+func reaches(paths []graph.Path, d graph.NodeID) bool {
+	return slices.ContainsFunc(paths, func(p graph.Path) bool { return p.Nodes[len(p.Nodes)-1].ID == d })
 }
 
 // ends returns the distinct end nodes of paths.
-func ends(paths []Path) map[NodeID]bool {
-	out := map[NodeID]bool{}
+func ends(paths []graph.Path) map[graph.NodeID]bool {
+	out := map[graph.NodeID]bool{}
 	for _, p := range paths {
 		out[p.Nodes[len(p.Nodes)-1].ID] = true
 	}
@@ -263,7 +264,7 @@ func ends(paths []Path) map[NodeID]bool {
 }
 
 // String formats r for people.
-func (r BenchResult) String() string {
+func (r Result) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "hetionet %s\n", r.Dir)
 	fmt.Fprintf(&b, "load     %d node rows, %d triples read in %.2fs; build %.2fs; %.0f triples/s\n",

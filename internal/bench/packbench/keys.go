@@ -1,4 +1,4 @@
-package rrce
+package packbench
 
 import "github.com/medkb/medkb/internal/text"
 

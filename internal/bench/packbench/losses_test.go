@@ -1,4 +1,4 @@
-package rrce
+package packbench
 
 import (
 	"context"
