@@ -1,70 +1,56 @@
 package graph
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
 
-	"github.com/medkb/medkb/internal/text"
+	"github.com/medkb/medkb/internal/docio"
 )
 
 // maxLine is the longest input line accepted; longer lines are reported
 // as malformed and skipped.
 const maxLine = 4 << 20
 
-// lineReader yields the lines of a text file one at a time, in the manner
-// of bufio.Scanner: a leading UTF-8 byte-order mark and trailing "\r" are
-// removed, line numbers count from 1, blank lines (spaces and tabs only)
-// are skipped, and over-long or invalid UTF-8 lines are skipped and
-// reported as malformed, as are the lines the caller rejects.
+// lineReader is docio's line reader with graph's policy: over-long and
+// invalid UTF-8 lines are skipped and reported as malformed, as are the
+// lines the caller rejects, and the read goes on.
 type lineReader struct {
-	r    *bufio.Reader
-	name string
-	n    int    // number of the current line
-	line []byte // the current line, valid until the next scan
-	err  error  // the read error that stopped scan, if any
-	bad  badLines
-	buf  []byte
+	lines *docio.LineReader
+	name  string
+	n     int    // number of the current line
+	line  []byte // the current line, valid until the next scan
+	err   error  // the read error that stopped scan, if any
+	bad   docio.BadLines
 }
 
 func newLineReader(r io.Reader, name string) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), name: name, bad: badLines{file: name}}
+	return &lineReader{lines: docio.NewLineReader(r, maxLine), name: name}
 }
 
 // scan advances to the next well-formed, non-blank line. It returns false
 // at the end of input or on a read error, which is then in lr.err.
 func (lr *lineReader) scan() bool {
-	for {
-		line, tooLong, err := lr.readRaw()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				lr.err = err
-			}
-			return false
-		}
-		lr.n++
-		if lr.n == 1 {
-			line = text.TrimBOM(line)
-		}
-		line = bytes.TrimSuffix(line, []byte("\r"))
+	for lr.lines.Next() {
+		lr.n, lr.line = lr.lines.N(), lr.lines.Line()
 		switch {
-		case tooLong:
+		case lr.lines.TooLong():
 			lr.reject("line longer than %d bytes", maxLine)
-		case !utf8.Valid(line):
+		case !utf8.Valid(lr.line):
 			lr.reject("invalid UTF-8")
-		case len(bytes.Trim(line, " \t")) > 0:
-			lr.line = line
+		default:
 			return true
 		}
 	}
+	if err := lr.lines.Err(); err != nil {
+		lr.err = fmt.Errorf("%s:%d: %w", lr.name, lr.lines.N()+1, err)
+	}
+	return false
 }
 
 // reject reports the current line as malformed.
 func (lr *lineReader) reject(format string, args ...any) {
-	lr.bad.add(lr.n, format, args...)
+	lr.bad.Add(lr.name, lr.n, fmt.Sprintf(format, args...))
 }
 
 // errorf returns an error about the current line, prefixed "file:line: ".
@@ -78,32 +64,8 @@ func (lr *lineReader) result() error {
 	if lr.err != nil {
 		return lr.err
 	}
-	return lr.bad.result()
-}
-
-// readRaw reads one line without its "\n", draining (and flagging) lines
-// longer than maxLine.
-func (lr *lineReader) readRaw() (line []byte, tooLong bool, err error) {
-	lr.buf = lr.buf[:0]
-	for {
-		chunk, err := lr.r.ReadSlice('\n')
-		if len(lr.buf)+len(chunk) <= maxLine+1 {
-			lr.buf = append(lr.buf, chunk...)
-		} else {
-			tooLong = true
-		}
-		switch {
-		case err == nil:
-			return bytes.TrimSuffix(lr.buf, []byte("\n")), tooLong, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			if len(lr.buf) == 0 && !tooLong {
-				return nil, false, io.EOF
-			}
-			return lr.buf, tooLong, nil
-		default:
-			return nil, false, fmt.Errorf("%s:%d: %w", lr.name, lr.n+1, err)
-		}
+	if lr.bad.NBad == 0 {
+		return nil
 	}
+	return &InputError{File: lr.name, Lines: lr.bad.Bad, Bad: lr.bad.NBad}
 }

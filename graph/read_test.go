@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/docio"
 	"github.com/medkb/medkb/internal/golden"
 )
 
@@ -98,7 +99,7 @@ func TestReadTriplesKeepsTwentyBadLines(t *testing.T) {
 	if !errors.As(err, &ie) || !errors.Is(err, ErrBadInput) {
 		t.Fatalf("err = %v, want an *InputError wrapping ErrBadInput", err)
 	}
-	if ie.Bad != 25 || len(ie.Lines) != maxLineErrors || ie.Lines[19].Line != 20 || n != 1 {
+	if ie.Bad != 25 || len(ie.Lines) != docio.MaxReported || ie.Lines[19].Line != 20 || n != 1 {
 		t.Fatalf("Bad=%d kept=%d last kept line=%d good=%d", ie.Bad, len(ie.Lines), ie.Lines[19].Line, n)
 	}
 	if !strings.HasSuffix(err.Error(), "... and 5 more") {
@@ -122,13 +123,13 @@ func TestReadTriplesSkipsOverlongLines(t *testing.T) {
 	var got []base.Triple
 	err := ReadTriples(strings.NewReader(in), "long.jsonl", func(t base.Triple) error { got = append(got, t); return nil })
 	var ie *InputError
-	if !errors.As(err, &ie) || ie.Lines[0].Line != 1 || !strings.Contains(ie.Lines[0].Msg, "longer than") || len(got) != 1 {
+	if !errors.As(err, &ie) || ie.Lines[0].Line != 1 || !strings.Contains(ie.Lines[0].Reason, "longer than") || len(got) != 1 {
 		t.Fatalf("err = %v, got %d triples", err, len(got))
 	}
 }
 
 // readerLines returns the numbers of the lines of in that a lineReader
-// hands on or reports: those not blank (spaces and tabs only) once a
+// hands on or reports: those not blank (white space only) once a
 // leading byte-order mark and a trailing "\r" are removed. header is 1
 // when one of them is valid UTF-8, so that a reader takes the first such
 // line as its header, else 0.
@@ -137,7 +138,7 @@ func readerLines(in string) (nums []int, header int) {
 		if i == 0 {
 			l = strings.TrimPrefix(l, "\uFEFF")
 		}
-		if l = strings.TrimSuffix(l, "\r"); strings.Trim(l, " \t") != "" {
+		if l = strings.TrimSuffix(l, "\r"); strings.TrimSpace(l) != "" {
 			nums = append(nums, i+1)
 			if utf8.ValidString(l) {
 				header = 1
@@ -149,7 +150,7 @@ func readerLines(in string) (nums []int, header int) {
 
 // badLineCount checks that err, a reader's result, is nil or an
 // *InputError about file name wrapping ErrBadInput that keeps the first
-// maxLineErrors bad lines in file order, each one of lines; it returns
+// docio.MaxReported bad lines in file order, each one of lines; it returns
 // how many lines were bad.
 func badLineCount(t *testing.T, err error, name string, lines []int) int {
 	t.Helper()
@@ -160,12 +161,12 @@ func badLineCount(t *testing.T, err error, name string, lines []int) int {
 	if !errors.As(err, &ie) || !errors.Is(err, ErrBadInput) {
 		t.Fatalf("error %v is not an *InputError wrapping ErrBadInput", err)
 	}
-	if ie.File != name || ie.Bad < 1 || len(ie.Lines) != min(ie.Bad, maxLineErrors) {
+	if ie.File != name || ie.Bad < 1 || len(ie.Lines) != min(ie.Bad, docio.MaxReported) {
 		t.Fatalf("InputError file %q, %d bad, %d kept", ie.File, ie.Bad, len(ie.Lines))
 	}
 	last := 0
 	for _, l := range ie.Lines {
-		if _, ok := slices.BinarySearch(lines, l.Line); !ok || l.Line <= last || l.File != name || l.Msg == "" {
+		if _, ok := slices.BinarySearch(lines, l.Line); !ok || l.Line <= last || l.File != name || l.Reason == "" {
 			t.Fatalf("bad line %+v after line %d is out of order or not a line of the input", l, last)
 		}
 		last = l.Line
@@ -451,7 +452,7 @@ func TestReadersRejectGarbage(t *testing.T) {
 			err = ReadHetionetNodes(strings.NewReader(tc.line), "f", func(base.Entity) error { return count() })
 		}
 		var ie *InputError
-		if n != 0 || !errors.As(err, &ie) || !strings.HasSuffix(ie.Lines[0].Msg, tc.want) {
+		if n != 0 || !errors.As(err, &ie) || !strings.HasSuffix(ie.Lines[0].Reason, tc.want) {
 			t.Errorf("%s %.60q: %d read, error %v; want %q", tc.cmd, tc.line, n, err, tc.want)
 		}
 	}

@@ -22,4 +22,9 @@
 // a UTF-8 byte-order mark, by peeking, so that line numbers always count
 // from the file's first line; blank lines are skipped, and the mark is
 // dropped wherever the format is chosen.
+//
+// LineReader and BadLines are the one line reader and bad-line record of
+// medkb's line-based inputs: the graph readers and the question files
+// use them too, each with its own policy for a line it cannot read (here
+// an over-long line fails the read; graph skips it as one bad line).
 package docio

@@ -21,15 +21,6 @@ const MaxLineBytes = 8 << 20
 // MaxReported is how many bad lines a Result keeps in detail.
 const MaxReported = 20
 
-// LineError is one bad input line.
-type LineError struct {
-	File   string
-	Line   int
-	Reason string
-}
-
-func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
-
 // Result is what a read produced: the good documents with their line
 // numbers (Read only; Scan hands them to its callback instead), how many
 // there were, the first MaxReported bad lines, and how many were bad.
@@ -37,15 +28,7 @@ type Result struct {
 	Docs  []base.Doc
 	Lines []int
 	Good  int
-	Bad   []*LineError
-	NBad  int
-}
-
-func (r *Result) bad(file string, line int, reason string) {
-	r.NBad++
-	if len(r.Bad) < MaxReported {
-		r.Bad = append(r.Bad, &LineError{File: file, Line: line, Reason: reason})
-	}
+	BadLines
 }
 
 // Err summarises the bad lines as one error, or nil when there were none.
@@ -53,15 +36,7 @@ func (r *Result) Err() error {
 	if r.NBad == 0 {
 		return nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d bad line(s)", r.NBad)
-	for _, e := range r.Bad {
-		b.WriteString("\n  " + e.Error())
-	}
-	if r.NBad > len(r.Bad) {
-		fmt.Fprintf(&b, "\n  ... and %d more", r.NBad-len(r.Bad))
-	}
-	return &BadInputError{Summary: b.String(), Result: r}
+	return &BadInputError{Summary: r.Summary(fmt.Sprintf("%d bad line(s)", r.NBad), "  "), Result: r}
 }
 
 // BadInputError carries a Result with bad lines.
@@ -93,7 +68,7 @@ func ScanJSONL(r io.Reader, file string, fn func(line int, d base.Doc) error) (*
 	err := EachLine(r, func(n int, line []byte) error {
 		d, err := decodeDoc(line)
 		if err != nil {
-			res.bad(file, n, err.Error())
+			res.Add(file, n, err.Error())
 			return nil
 		}
 		return res.call(file, n, *d, fn)
@@ -107,7 +82,7 @@ func (r *Result) call(file string, n int, d base.Doc, fn func(int, base.Doc) err
 	var le *LineError
 	switch err := fn(n, d); {
 	case errors.As(err, &le):
-		r.bad(file, n, le.Reason)
+		r.Add(file, n, le.Reason)
 	case err != nil:
 		return err
 	default:
@@ -181,7 +156,7 @@ func ScanTSV(r io.Reader, file string, fn func(line int, d base.Doc) error) (*Re
 	first := true
 	err := EachLine(r, func(n int, line []byte) error {
 		if !utf8.Valid(line) {
-			res.bad(file, n, "invalid UTF-8")
+			res.Add(file, n, "invalid UTF-8")
 			return nil
 		}
 		id, text, ok := strings.Cut(string(line), "\t")
@@ -191,12 +166,12 @@ func ScanTSV(r io.Reader, file string, fn func(line int, d base.Doc) error) (*Re
 			return nil
 		}
 		if !ok {
-			res.bad(file, n, "want id<TAB>text")
+			res.Add(file, n, "want id<TAB>text")
 			return nil
 		}
 		d := base.Doc{ID: strings.TrimSpace(id), Text: strings.TrimSpace(text)}
 		if err := d.Validate(); err != nil {
-			res.bad(file, n, err.Error())
+			res.Add(file, n, err.Error())
 			return nil
 		}
 		return res.call(file, n, d, fn)
@@ -204,28 +179,21 @@ func ScanTSV(r io.Reader, file string, fn func(line int, d base.Doc) error) (*Re
 	return res, wrapRead(file, err)
 }
 
-// EachLine calls fn with each non-blank line of r (CR and, on the first
-// line, a byte-order mark stripped) and its number. An error from fn
+// EachLine calls fn with each non-blank line of r (see LineReader) and
+// its number; a line longer than MaxLineBytes fails the read. An error from fn
 // stops the reading and is returned as it is.
 func EachLine(r io.Reader, fn func(n int, line []byte) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := bytes.TrimRight(sc.Bytes(), "\r")
-		if n == 1 {
-			line = text.TrimBOM(line)
+	lr := NewLineReader(r, MaxLineBytes)
+	for lr.Next() {
+		if lr.TooLong() {
+			return fmt.Errorf("line %d: %w", lr.N(), bufio.ErrTooLong)
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		if err := fn(n, line); err != nil {
+		if err := fn(lr.N(), lr.Line()); err != nil {
 			return &stopError{err}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("line %d: %w", n+1, err)
+	if err := lr.Err(); err != nil {
+		return fmt.Errorf("line %d: %w", lr.N()+1, err)
 	}
 	return nil
 }
