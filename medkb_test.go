@@ -5,54 +5,23 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/internal/base"
-	"github.com/medkb/medkb/internal/docio"
 	"github.com/medkb/medkb/store"
 )
 
 // sampleDocs reads the embedded sample corpus.
 func sampleDocs(t testing.TB) []base.Doc {
 	t.Helper()
-	f, err := Sample().Open("corpus/docs.jsonl")
+	docs, _, _, err := readSample()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	res, err := docio.ReadJSONL(f, "docs.jsonl")
-	if err != nil || res.Err() != nil {
-		t.Fatalf("sample corpus: %v %v", err, res.Err())
-	}
-	return res.Docs
-}
-
-func sampleGraph(t testing.TB) ([]base.Entity, []base.Triple) {
-	t.Helper()
-	var ents []base.Entity
-	var triples []base.Triple
-	read := func(name string, fn func(f fs.File) error) {
-		f, err := Sample().Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := fn(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	read("graph/entities.jsonl", func(f fs.File) error {
-		return graph.ReadEntities(f, "entities", func(e base.Entity) error { ents = append(ents, e); return nil })
-	})
-	read("graph/kg.jsonl", func(f fs.File) error {
-		return graph.ReadTriples(f, "kg", func(x base.Triple) error { triples = append(triples, x); return nil })
-	})
-	return ents, triples
+	return docs
 }
 
 // checked registers a consistency check of db at the end of the test.
@@ -77,12 +46,7 @@ func openSample(t testing.TB) *DB {
 		t.Fatal(err)
 	}
 	checked(t, db)
-	ctx := context.Background()
-	if _, err := db.Ingest(ctx, sampleDocs(t)); err != nil {
-		t.Fatal(err)
-	}
-	ents, triples := sampleGraph(t)
-	if _, err := db.IngestGraph(ctx, ents, triples); err != nil {
+	if err := LoadSample(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
 	return db

@@ -30,15 +30,10 @@ func sampleDir(t testing.TB) string {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	docs := sampleDocs(t)
-	ents, triples := sampleGraph(t)
-	if _, err := db.Ingest(ctx, docs); err != nil {
+	if err := LoadSample(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.IngestGraph(ctx, ents, triples); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Ingest(ctx, docs[:5]); err != nil {
+	if _, err := db.Ingest(ctx, sampleDocs(t)[:5]); err != nil {
 		t.Fatal(err)
 	}
 	return dir

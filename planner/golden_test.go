@@ -3,15 +3,12 @@ package planner_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/medkb/medkb"
-	"github.com/medkb/medkb/graph"
-	"github.com/medkb/medkb/internal/docio"
 	"github.com/medkb/medkb/internal/golden"
 	"github.com/medkb/medkb/internal/text"
 )
@@ -24,32 +21,7 @@ func openSample(t *testing.T) *medkb.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	ctx := context.Background()
-	fsys := medkb.Sample()
-	open := func(name string) fs.File {
-		f, err := fsys.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
-	res, err := docio.ReadJSONL(open("corpus/docs.jsonl"), "docs")
-	if err != nil || res.Err() != nil {
-		t.Fatal(err, res.Err())
-	}
-	if _, err := db.Ingest(ctx, res.Docs); err != nil {
-		t.Fatal(err)
-	}
-	var ents []medkb.Entity
-	var triples []medkb.Triple
-	if err := graph.ReadEntities(open("graph/entities.jsonl"), "entities", func(e medkb.Entity) error { ents = append(ents, e); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if err := graph.ReadTriples(open("graph/kg.jsonl"), "kg", func(x medkb.Triple) error { triples = append(triples, x); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.IngestGraph(ctx, ents, triples); err != nil {
+	if err := medkb.LoadSample(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
 	return db

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -11,9 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medkb/medkb"
-	"github.com/medkb/medkb/graph"
-	"github.com/medkb/medkb/internal/base"
-	"github.com/medkb/medkb/internal/docio"
 )
 
 // demoQueries are the showcase: a packed English query with graph
@@ -53,7 +48,7 @@ func demoCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer db.Close()
-			if err := loadSample(ctx, db); err != nil {
+			if err := medkb.LoadSample(ctx, db); err != nil {
 				return err
 			}
 			s, err := db.Stats()
@@ -73,47 +68,4 @@ func demoCmd(e *env) *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// loadSample ingests the embedded corpus and graph.
-func loadSample(ctx context.Context, db *medkb.DB) error {
-	fsys := medkb.Sample()
-	f, err := fsys.Open("corpus/docs.jsonl")
-	if err != nil {
-		return err
-	}
-	res, err := docio.ReadJSONL(f, "corpus/docs.jsonl")
-	f.Close()
-	if err != nil {
-		return err
-	}
-	if err := res.Err(); err != nil {
-		return err
-	}
-	if _, err := db.Ingest(ctx, res.Docs); err != nil {
-		return err
-	}
-	var ents []base.Entity
-	var triples []base.Triple
-	if err := readFS(fsys, "graph/entities.jsonl", func(f fs.File) error {
-		return graph.ReadEntities(f, "graph/entities.jsonl", func(x base.Entity) error { ents = append(ents, x); return nil })
-	}); err != nil {
-		return err
-	}
-	if err := readFS(fsys, "graph/kg.jsonl", func(f fs.File) error {
-		return graph.ReadTriples(f, "graph/kg.jsonl", func(t base.Triple) error { triples = append(triples, t); return nil })
-	}); err != nil {
-		return err
-	}
-	_, err = db.IngestGraph(ctx, ents, triples)
-	return err
-}
-
-func readFS(fsys fs.FS, name string, fn func(fs.File) error) error {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return fn(f)
 }
