@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -239,22 +240,44 @@ func stripped(v reflect.Value) reflect.Value {
 	return v
 }
 
-// TestConcurrentParse: the shared parser is safe for concurrent use (run
-// with -race).
+// TestConcurrentParse: the shared parser is safe for concurrent use.
+// Goroutines parse and check every golden input at once, each starting
+// at a different input, and every result must equal the one a lone
+// parse gives; CI runs it under -race, which also catches a data race
+// that happens to give the right answer.
 func TestConcurrentParse(t *testing.T) {
+	type outcome struct {
+		printed, parseErr, checkErr string
+		query                       *Query
+	}
+	run := func(in string) outcome {
+		s, err := Parse(in)
+		if err != nil {
+			return outcome{parseErr: err.Error()}
+		}
+		o := outcome{printed: s.String()}
+		if o.query, err = Check(s); err != nil {
+			o.checkErr = err.Error()
+		}
+		return o
+	}
 	inputs := goldenInputs(t)
-	done := make(chan struct{})
-	for range 4 {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			for _, in := range inputs {
-				if s, err := Parse(in); err == nil {
-					_, _ = Check(s)
+	want := make([]outcome, len(inputs))
+	for i, in := range inputs {
+		want[i] = run(in)
+	}
+	const workers = 4
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for k := range inputs {
+				i := (k + w*len(inputs)/workers) % len(inputs)
+				if got := run(inputs[i]); !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("worker %d, input %d:\n%s\ngot  %+v\nwant %+v", w, i, inputs[i], got, want[i])
+					return
 				}
 			}
-		}()
+		})
 	}
-	for range 4 {
-		<-done
-	}
+	wg.Wait()
 }
