@@ -32,7 +32,7 @@ var timing = regexp.MustCompile(`[0-9]+\.[0-9]{3} ms`)
 // TestExplain pins EXPLAIN output (and EXPLAIN ANALYZE with times masked).
 func TestExplain(t *testing.T) {
 	db := openSample(t)
-	golden.Run(t, "../testdata/explain", func(t *testing.T, c *golden.Case) string {
+	golden.Run(t, filepath.Join("testdata", "explain"), func(t *testing.T, c *golden.Case) string {
 		out, err := db.Explain(context.Background(), c.Input)
 		if err != nil {
 			return "error: " + err.Error()
@@ -51,7 +51,7 @@ func TestResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden.Run(t, "../testdata/results", func(t *testing.T, c *golden.Case) string {
+	golden.Run(t, filepath.Join("testdata", "results"), func(t *testing.T, c *golden.Case) string {
 		r, err := db.Query(context.Background(), c.Input)
 		if err != nil {
 			return "error: " + err.Error()

@@ -1,10 +1,14 @@
 package clinical
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/golden"
 )
 
 func TestClassifyPrecedence(t *testing.T) {
@@ -134,120 +138,29 @@ func TestTierOfType(t *testing.T) {
 	}
 }
 
+// TestTextRules pins the text rule that classifies each sentence of
+// testdata/text_rules.tsv ("rule<TAB>sentence", # for notes).
 func TestTextRules(t *testing.T) {
-	tests := []struct {
-		text string
-		rule string
-	}{
-		{"Renal biopsy shows intravascular spindle-shaped vacuoles.", "pathology"},
-		{"Immunohistochemistry is positive for CD20.", "pathology"},
-		{"肾穿刺病理提示膜性肾病。", "pathology"},
-		{"免疫组化：CK（+）。", "pathology"},
-		{"生理反射存在，病理反射未引出。", "physical examination"},
-		{"A fine needle aspiration biopsy is scheduled for next week.", "fallback"},
-		{"Genetic testing shows a BRCA1 mutation.", "genetic test"},
-		{"EGFR基因19号外显子缺失。", "genetic test"},
-		{"He is allergic to penicillin.", "allergy"},
-		{"She had anaphylaxis after peanuts.", "allergy"},
-		{"对青霉素过敏。", "allergy"},
-		{"No known drug allergies.", "fallback"},
-		{"否认药物过敏史。", "history"},
-		{"青霉素皮试阳性。", "allergy"},
-		{"3岁时服用头孢克洛后出现全身荨麻疹。", "allergy"},
-		{"服用甲巯咪唑后出现粒细胞缺乏症，已停药。", "allergy"},
-		{"服用阿莫西林后无不适。", "history"},
-		{"服用抗组胺药后荨麻疹消退。", "history"},
-		{"结核菌素皮试阳性。", "fallback"},
-		{"He was treated with ECT for depression.", "history"}, // electroconvulsive therapy, no imaging,
-		{"过敏性鼻炎病史10年。", "history"},
-		{"曾于2018年使用头孢呋辛后出现过敏性休克。", "allergy"},
-		{"无过敏性休克史。", "fallback"},
-		{"宫颈TCT：高级别鳞状上皮内病变。", "pathology"},
-		{"染色体检查：47,XY,+21。", "genetic test"},
-		{"结肠镜：乙状结肠溃疡型肿物，于肿物处取活检6块。", "endoscopy"},
-		{"胃镜：胃窦黏膜散在糜烂，于胃窦小弯侧活检1块。", "endoscopy"},
-		{"阴道镜：宫颈见厚醋白上皮，于9、12点多点活检，标本送病理。", "endoscopy"},
-		{"EGD: a clean-based antral ulcer. Biopsies were taken from the ulcer margin.", "endoscopy"},
-		{"肠镜：直肠见一0.4cm广基息肉，予以活检钳除，送病理。", "endoscopy"},
-		{"ERCP：胆总管下段狭窄，于狭窄段行刷检送细胞学检查。", "endoscopy"},
-		{"超声内镜：胰头低回声占位，行EUS-FNA穿刺3针，组织条送病理。", "imaging"}, // 超声 fires first
-		{"（右乳肿物穿刺）浸润性导管癌，组织学分级Ⅱ级。", "pathology"},
-		{"胃镜下钳取组织，病理示低级别上皮内瘤变。", "pathology"},
-		{"胃镜下取活检，病理示中分化腺癌。", "pathology"},
-		{"（乙状结肠）活检：中分化腺癌。", "pathology"},
-		{"Gastric antrum, biopsy: chronic active gastritis.", "pathology"},
-		{"律齐，各瓣膜听诊区未闻及病理性杂音。", "physical examination"},
-		{"心电图：Ⅱ、Ⅲ、aVF导联可见病理性Q波。", "ECG"},
-		{"There are no pathological reflexes.", "physical examination"},
-		{"心率88次/分，律齐，各瓣膜听诊区未闻及病理性杂音。", "vital signs"},
-		{"窦性心律，Ⅱ、Ⅲ、aVF导联可见病理性Q波。", "ECG"},
-		{"心房颤动，心室率102次/分，ST-T未见明显异常。", "ECG"},
-		{"Atrial fibrillation with a ventricular rate of 92, left axis deviation.", "ECG"},
-		{"左室壁运动弥漫性减弱，LVEF 26%，估测肺动脉收缩压52mmHg。", "imaging"},
-		{"阑尾区可见一管状低回声结构，外径约11mm。", "imaging"},
-		{"胸部正位片：左下肺大片状密度增高影。", "imaging"},
-		{"CXR: right lower lobe consolidation with air bronchograms.", "imaging"},
-		{"（胃窦）黏膜中度慢性炎，活动性（+），HP（+）。", "pathology"},
-		{"（阑尾）急性化脓性阑尾炎伴阑尾周围炎。", "pathology"},
-		{"（2024-03-01）胸部CT：右肺下叶炎症。", "imaging"},
-		{"（血清）乙型肝炎病毒表面抗原阳性。", "laboratory"},
-		{"骨髓象：增生极度活跃，原始粒细胞占76%。", "pathology"},
-		{"Perigastric lymph node, EUS-FNA: metastatic adenocarcinoma.", "pathology"},
-		{"Germline panel: pathogenic BRCA1 variant detected.", "genetic test"},
-		{"BP 182/96, alert, right facial droop.", "vital signs"},
-		{"神清，皮肤黏膜无黄染，浅表淋巴结未扪及肿大，颈软，气管居中，心界不大。", "physical examination"},
-		{"胸廓对称，语颤正常，叩诊清音，移动性浊音阴性，肠鸣音正常，双下肢无水肿。", "physical examination"},
-		{"刮除鳞屑可见点状出血（Auspitz征阳性），皮损约占体表面积35%。", "physical examination"},
-		{"肾病综合征（+）", "fallback"}, // a syndrome, not a sign
-		{"电子喉镜：双侧声带光滑。", "endoscopy"},
-		{"骨密度：T值-3.1。", "imaging"},
-		{"乙肝两对半：HBsAg阳性，HBeAg阳性。", "laboratory"},
-		{"An x-ray of the chest shows a right lower lobe consolidation.", "imaging"},
-		{"胸部CT示右肺上叶结节。", "imaging"},
-		{"头颈CTA：左侧大脑中动脉M1段闭塞。", "imaging"},
-		{"骨扫描示多发骨转移。", "imaging"},
-		{"全身骨ECT示多发骨转移。", "imaging"},
-		{"胎心监护正常。", "function test"},
-		{"甲状腺功能正常。", "laboratory"},
-		{"A pet dog lives with him.", "fallback"},
-		{"An ECG shows ST-segment elevation in leads II, III and aVF.", "ECG"},
-		{"心电图示窦性心动过速。", "ECG"},
-		{"Colonoscopy shows a 2-cm polyp.", "endoscopy"},
-		{"胃镜：胃窦溃疡。", "endoscopy"},
-		{"Spirometry shows an FEV1/FVC ratio of 0.6.", "function test"},
-		{"Serum creatinine is 2.8 mg/dL.", "laboratory"},
-		{"Hemoglobin 14 g/dL", "laboratory"},
-		{"A urine pregnancy test is negative.", "laboratory"},
-		{"血常规：白细胞12.5×10^9/L。", "laboratory"},
-		{"Laboratory tests are pending.", "fallback"},
-		{"痰涂片抗酸染色阳性（2+）。", "laboratory"},
-		{"13C尿素呼气试验阳性。", "laboratory"},
-		{"2型糖尿病5年，血糖控制欠佳。", "fallback"},
-		{"近期未服用抗血小板药物。", "history"},
-		{"He has had difficulty controlling his blood glucose levels.", "fallback"},
-		{"Segmented neutrophils 56%", "lab value"},
-		{"His temperature is 38°C (100.4°F), pulse is 93/min.", "vital signs"},
-		{"体温38.5℃，脉搏110次/分。", "vital signs"},
-		{"He returns for blood pressure management.", "fallback"},
-		{"外院予抗生素静滴3天体温不退，2天前出现皮疹。", "fallback"},
-		{"母亲患有高血压。", "fallback"},
-		{"Physical examination shows bilateral conjunctival injection.", "physical examination"},
-		{"Vital signs are within normal limits.", "physical examination"},
-		{"The patient appears pale and diaphoretic.", "physical examination"},
-		{"腹软，右下腹压痛。", "physical examination"},
-		{"舌淡胖边有齿痕，苔薄白，脉细弱。", "physical examination"},
-		{"A 39-year-old man comes to the physician because of chest pain.", "complaint"},
-		{"主诉：胸痛2天。", "complaint"},
-		{"He has a 5-year history of untreated hypertension.", "history"},
-		{"既往糖尿病病史5年。", "history"},
-		{"Plan discussed with family.", "fallback"},
+	path := filepath.Join("testdata", "text_rules.tsv")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		_, why := Classify("", base.TierNone, tt.text)
-		if why.By != ByTextRule || why.Name != tt.rule {
-			t.Errorf("Classify(%q) decided by %q, want text rule %q", tt.text, why, tt.rule)
+	var got strings.Builder
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		rule, sentence, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
+		if strings.HasPrefix(line, "#") || !ok {
+			got.WriteString(line)
+			continue
 		}
+		if _, why := Classify("", base.TierNone, sentence); why.By == ByTextRule {
+			rule = why.Name
+		} else {
+			rule = "not a text rule: " + why.String()
+		}
+		got.WriteString(rule + "\t" + sentence + "\n")
 	}
+	golden.File(t, path, got.String())
 }
 
 func TestSegmentType(t *testing.T) {

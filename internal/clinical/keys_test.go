@@ -1,11 +1,14 @@
 package clinical
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/medkb/medkb/internal/golden"
 	"github.com/medkb/medkb/internal/text"
 )
 
@@ -85,71 +88,17 @@ func checkKeys(t *testing.T, text string, keys []string) {
 	}
 }
 
+// TestCompress pins Compress on the texts of testdata/compress.txt and
+// holds each to the contract (checkCompress).
 func TestCompress(t *testing.T) {
-	tests := []struct {
-		name         string
-		text         string
-		want         string
-		nEntity, all int
-	}{
-		{"nothing to cut, no state B", "The patient tolerated the procedure well.", "", 0, 0},
-		{"a finding with nothing administrative keeps every word: no state B",
-			"His temperature is 38°C (100.4°F), pulse is 93/min, and blood pressure is 125/85 mm Hg.", "", 0, 4},
-		{"administrative sentences go, a finding stays word for word",
-			"The specimen was received in formalin. Serum creatinine was elevated at 2.8 mg/dL. Clinical correlation is recommended.",
-			"Serum creatinine was elevated at 2.8 mg/dL.", 1, 1},
-		{"a text without keys gets a state B too",
-			"Biopsy shows adenocarcinoma, moderately differentiated. Please call with questions.",
-			"Biopsy shows adenocarcinoma, moderately differentiated.", 0, 0},
-		{"an opening generic heading goes",
-			"Laboratory studies show:\nHemoglobin 14 g/dL\nLeukocyte count 16,400/mm3",
-			"Hemoglobin 14 g/dL\nLeukocyte count 16,400/mm3", 2, 2},
-		{"a later heading stays: it ends the urine's section",
-			"Urine studies show:\nSodium 20 mEq/L\nLaboratory studies show:\nSodium 140 mEq/L", "", 0, 2},
-		{"an allergy is never shortened",
-			"对头孢类抗生素过敏：2014年静滴头孢曲松后出现全身皮疹、胸闷，经肾上腺素治疗后缓解。否认食物过敏。", "", 0, 2},
-		{"a reaction without the word allergy stays",
-			"Patient reports rash and wheeze after ibuprofen in 2018. Latex allergy: contact urticaria. Record reviewed and signed by Dr. Jane Moore.",
-			"Patient reports rash and wheeze after ibuprofen in 2018. Latex allergy: contact urticaria.", 1, 1},
-		{"reference ranges go, flags stay",
-			"血常规：白细胞 21.6×10^9/L↑（3.5-9.5），降钙素原 42.5ng/ml↑（参考值<0.05）。D-dimer 965 ng/mL (N < 500 ng/mL), temperature 38.5°C (101.3°F).",
-			"血常规：白细胞 21.6×10^9/L↑，降钙素原 42.5ng/ml↑。D-dimer 965 ng/mL, temperature 38.5°C (101.3°F).", 5, 5},
-		{"chinese advice and disclaimer go, an examination finding stays",
-			"患者一般情况可。血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性。建议定期随访。以上结果仅对本次送检标本负责。",
-			"患者一般情况可。血常规：白细胞12.5×10^9/L，血红蛋白98g/L。抗核抗体阴性。", 3, 3},
-		{"the specimen a value was measured in stays",
-			"标本类型：尿液。钠 20mmol/L。以上结果仅对本次送检标本负责，如有疑问请于3日内与检验科联系。",
-			"标本类型：尿液。钠 20mmol/L。", 1, 1},
-		{"a negation keeps an administrative sentence",
-			"Specimen received in formalin, no label on the container. Tissue: benign. Report electronically signed.",
-			"Specimen received in formalin, no label on the container. Tissue: benign.", 0, 0},
-		{"a signature goes with its names",
-			"病理诊断：（乙状结肠）中分化腺癌。报告医师：王明 审核医师：李华",
-			"病理诊断：（乙状结肠）中分化腺癌。", 0, 0},
-		{"a lone word may be a value: it stays",
-			"GRADE\nIV\nThe specimen was received fresh.", "GRADE\nIV", 0, 0},
-		{"a wrapped line stays with its continuation",
-			"Specimen received from the\nleft breast.\nReport electronically signed.", "Specimen received from the\nleft breast.", 0, 0},
-		{"chinese lines without closing punctuation stand alone",
-			"以上结果仅对本次送检标本负责\n如有疑问请与检验科联系\n血钾 5.9mmol/L", "血钾 5.9mmol/L", 1, 1},
-		{"a heading stays with its value",
-			"Condition:\nSatisfactory\nResults were reviewed by the duty biochemist.", "Condition:\nSatisfactory", 0, 0},
-		{"an echocardiogram keeps its wall motion and its valves",
-			"Left ventricular ejection fraction 45% with hypokinesis of the inferior wall. Mild mitral regurgitation. No pericardial effusion. Images were obtained with standard technique. Report electronically signed.",
-			"Left ventricular ejection fraction 45% with hypokinesis of the inferior wall. Mild mitral regurgitation. No pericardial effusion.", 1, 1},
-		{"labelled and flagged ranges",
-			"pCO2 32 mm Hg N: 35–45 mm Hg. K 5.9 mmol/L H (3.5-5.1), Na 128 mmol/L L (135-145)",
-			"pCO2 32 mm Hg. K 5.9 mmol/L H, Na 128 mmol/L L", 3, 3},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b, n, all := Compress(tt.text)
-			if b != tt.want || n != tt.nEntity || all != tt.all {
-				t.Errorf("Compress(%q)\n got %q %d/%d\nwant %q %d/%d", tt.text, b, n, all, tt.want, tt.nEntity, tt.all)
-			}
-			checkCompress(t, tt.text, b, n, all)
-		})
-	}
+	golden.Run(t, filepath.Join("testdata", "compress.txt"), func(t *testing.T, c *golden.Case) string {
+		b, n, all := Compress(c.Input)
+		checkCompress(t, c.Input, b, n, all)
+		if b == "" {
+			return fmt.Sprintf("keys %d/%d, no state B", n, all)
+		}
+		return fmt.Sprintf("keys %d/%d, state B:\n%s", n, all, b)
+	})
 }
 
 func TestAdministrative(t *testing.T) {
