@@ -58,6 +58,7 @@ func TestBenchEvidencePubMedQA(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests 10,429 sentences")
 	}
+	t.Parallel() // with the other dataset tests, after the quick ones
 	path := shareddata.Path(t, "pubmedqa", "ori_pqal.json")
 	code, out, errOut := cli(t, "", "bench", "evidence", "--pubmedqa", path, "--n", "5", "--windows", "128", "--strategies", "ebm")
 	if code != 0 || !strings.HasPrefix(out, "PubMedQA: 1000 abstracts") || !strings.Contains(out, "5 questions asked") {

@@ -161,6 +161,7 @@ func TestIngestHetionet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests 47,031 nodes and 765,796 edges")
 	}
+	t.Parallel() // with the other dataset tests, after the quick ones
 	dir := shareddata.Path(t, "hetionet")
 	db := []string{"--db", filepath.Join(t.TempDir(), "kb")}
 	start := time.Now()

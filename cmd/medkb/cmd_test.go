@@ -264,6 +264,7 @@ func TestNFCorpusRetrieval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests 3,162 documents")
 	}
+	t.Parallel() // with the other dataset tests, after the quick ones
 	dir := filepath.Dir(shareddata.Path(t, "nfcorpus", "test.docs"))
 	rep, err := benchRetrieval(context.Background(), filepath.Join(dir, "test.docs"),
 		filepath.Join(dir, "test.titles.queries"), filepath.Join(dir, "test.2-1-0.qrel"))

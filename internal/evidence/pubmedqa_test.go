@@ -40,6 +40,9 @@ func TestRestsOn(t *testing.T) {
 
 func TestPubMedQA(t *testing.T) {
 	path := shareddata.Path(t, "pubmedqa", "ori_pqal.json")
+	if testing.Short() {
+		t.Skip("derives questions from 1,000 PubMedQA abstracts")
+	}
 	set, stats, err := PubMedQA(path, 10)
 	if err != nil {
 		t.Fatal(err)
