@@ -274,7 +274,7 @@ func TestRebuildKilled(t *testing.T) {
 	db.Close()
 	rng := crashSeed(t)
 	var took time.Duration
-	for k := 0; k < 4; k++ {
+	for k := range rounds(4, 2) {
 		c := startChild(t, envChild+"=rebuild", envDir+"="+dir)
 		var lines []string
 		see := func(s string) { lines = append(lines, s) }
