@@ -104,6 +104,9 @@ func TestCompressionRatio(t *testing.T) {
 // token ratio and the key count.
 func TestCompressionMedQA(t *testing.T) {
 	vignettes := medqaVignettes(t)
+	if testing.Short() {
+		t.Skip("compresses 1,273 MedQA vignettes")
+	}
 	tok, err := text.NewTokenizer()
 	if err != nil {
 		t.Fatal(err)
