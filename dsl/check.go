@@ -182,8 +182,9 @@ func (c *checker) pack(s *Statement) *Error {
 }
 
 // weights reads the four tier weights: all above 0 and non-increasing
-// from T1 to T4, so a more objective tier never weighs less. SEEDS.md
-// states alpha >= beta >= gamma >= 1 with T4 fixed at 1; medkb accepts any
+// from T1 to T4, so a more objective tier never weighs less. The
+// EBM-Pack paper states alpha >= beta >= gamma >= 1 with T4 fixed at 1;
+// medkb accepts any
 // positive non-increasing four, of which the paper's grid is a subset.
 func (c *checker) weights(l *NumList) ([4]float64, *Error) {
 	var w [4]float64

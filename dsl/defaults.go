@@ -1,8 +1,8 @@
 package dsl
 
 // Defaults for everything a statement may leave out, and the ranges Check
-// enforces. DESIGN.md ("The query language") and SEEDS.md section 1 are the
-// sources; the Check golden (testdata/check) shows them applied.
+// enforces. docs/query-language.md lists them for users; the Check
+// golden (testdata/check) shows them applied.
 const (
 	defaultK           = 50  // per arm
 	defaultRRFK        = 60  // the usual RRF constant

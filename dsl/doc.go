@@ -68,8 +68,9 @@
 //
 // # Decisions
 //
-//   - Tier weights: SEEDS.md has alpha >= beta >= gamma >= 1 with the T4
-//     weight fixed at 1. Check accepts any four positive weights that
+//   - Tier weights: the EBM-Pack paper has alpha >= beta >= gamma >= 1
+//     with the T4 weight fixed at 1. Check accepts any four positive
+//     weights that
 //     never increase from T1 to T4; the paper's grid is a subset.
 //   - Partial dates in WHERE stand for periods: time <= "2018" keeps all of
 //     2018 (bound to 2018-12-31), time >= "2018" starts at 2018-01-01, and

@@ -35,7 +35,7 @@ high side); should writing still fail midway (a full disk, a crash), the
 batches before the failure stay, and running the same ingest again
 finishes the file.
 
-Documents are JSON Lines ({"id", "text", ...}; see the README) or TSV
+Documents are JSON Lines ({"id", "text", ...}; see docs/ingest.md) or TSV
 (id<TAB>text). Knowledge-graph files are recognised by their content:
 triples as JSON Lines {"head", "head_type", "relation", "tail",
 "tail_type"} or TSV with those columns, entities {"name", "type",

@@ -9,8 +9,8 @@ import (
 	"github.com/medkb/medkb/internal/golden"
 )
 
-// TestWriteTables pins the Markdown the README prints, so any change to a
-// table or rule shows up in review as a diff of testdata/tables.md.
+// TestWriteTables pins the Markdown docs/ingest.md carries, so any change to
+// a table or rule shows up in review as a diff of testdata/tables.md.
 func TestWriteTables(t *testing.T) {
 	var buf strings.Builder
 	if err := WriteTables(&buf); err != nil {
