@@ -2,7 +2,7 @@
 // tier classifier, the key-entity extractor and the fidelity-preserving
 // compression that gives T1 and T2 chunks their state B. Everything is a
 // table or an ordered rule list, exported so that docs/ingest.md can show
-// exactly what runs (WriteTables; TestDocsTables keeps the copy current).
+// exactly what runs (WriteTables; TestWriteTables keeps the copy current).
 //
 // Tiers. Classify decides in a fixed order and says which step decided
 // (Reason): an explicit tier on the document; else its type, looked up in
