@@ -78,6 +78,12 @@ func Open(dir string, opts *Options) (_ *Index, err error) {
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("bm25: open %s: %w", dir, ErrLocked)
 	}
+	if err != nil && !errors.Is(err, fs.ErrPermission) {
+		// The directory holds an index (metaFile) that bleve cannot read:
+		// a garbled segment can surface as a bad mapping or a bad segment
+		// header rather than a panic.
+		return nil, fmt.Errorf("bm25: open %s: %w: %w", dir, ErrCorrupt, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bm25: open %s: %w", dir, err)
 	}
