@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/planner/pack"
 )
 
 // Query is a checked statement with every default filled in: what the
@@ -77,16 +78,6 @@ type Metapath struct {
 	Pos  Pos
 }
 
-// The packing strategies.
-const (
-	StrategyEBM      = "ebm"      // evidence-tier greedy knapsack (the paper's, with medkb's additions)
-	StrategyPaper    = "paper"    // the paper's greedy as published
-	StrategyExact    = "exact"    // exact MCKP by dynamic programming
-	StrategyFIFO     = "fifo"     // input order until full
-	StrategySemantic = "semantic" // by similarity until full
-	StrategyUniform  = "uniform"  // every block cut to the same ratio
-)
-
 // Pack is the EBM-Pack stage.
 type Pack struct {
 	Budget   int        // tokens
@@ -95,7 +86,7 @@ type Pack struct {
 	Lambda   float64    // time decay per year
 	Epsilon  float64    // fidelity bonus of the compressed state
 	Floor    float64    // similarity floor: Sim = (1 - Floor) * cosine + Floor * tokens / 20
-	Strategy string
+	Strategy pack.Strategy
 	Now      string // YYYY-MM-DD, or "" for the time of execution
 	NowPos   Pos    // where now was written (zero when defaulted)
 }

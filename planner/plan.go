@@ -171,12 +171,8 @@ func bindExpand(q *dsl.Query, g *graph.Graph) (*ExpandNode, error) {
 
 func bindPack(q *dsl.Query) (*PackNode, error) {
 	qp := q.Pack
-	st, err := pack.ParseStrategy(qp.Strategy)
-	if err != nil {
-		return nil, q.ErrorAt(q.TextPos, "%v", err)
-	}
 	n := &PackNode{NowText: qp.Now, Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
-		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: st, Now: base.NoDay}}
+		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: qp.Strategy, Now: base.NoDay}}
 	if qp.Now != "" {
 		d, err := base.ParseDay(qp.Now)
 		if err != nil {
