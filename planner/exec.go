@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -348,21 +347,6 @@ func (x *execution) postFilter(hits []Hit, f base.Filter, k int) ([]Hit, error) 
 		}
 	}
 	return out, nil
-}
-
-// metaMatches evaluates meta.KEY conditions (=, !=, IN) on a document.
-func metaMatches(meta map[string]string, f base.Filter) bool {
-	for _, c := range f {
-		v, ok := meta[strings.TrimPrefix(c.Field, base.MetaPrefix)]
-		in := false
-		for _, want := range c.Values {
-			in = in || (ok && v == want)
-		}
-		if (c.Op == base.OpNe) == in {
-			return false
-		}
-	}
-	return true
 }
 
 // perSentence retrieves the top m chunks for each sentence of the query.

@@ -245,7 +245,7 @@ func TestSearchErrors(t *testing.T) {
 	ix := openTemp(t)
 	apply(t, ix, 1, nil, Doc{Ord: 1, Text: "anything", Tier: base.T1})
 	ctx := context.Background()
-	tier := base.Filter{{Field: base.FieldTier, Op: base.OpEq, Values: []string{"T1"}}}
+	tier := base.Filter{cond(base.FieldTier, base.OpEq, "T1")}
 	for _, text := range []string{"", " \t\n"} {
 		if _, err := ix.Search(ctx, text, 10, nil); !errors.Is(err, ErrEmptyQuery) {
 			t.Errorf("Search(%q): %v, want ErrEmptyQuery", text, err)

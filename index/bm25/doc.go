@@ -76,17 +76,19 @@
 // # Filters
 //
 // A base.Filter becomes an unscored bleve filter clause: filtered chunks
-// keep exactly the scores they have without the filter. = and IN are term
-// queries, ordering operators are numeric ranges and apply to time only, !=
-// is a must-not clause. So a chunk without the field passes !=
-// ("patient != P001" keeps literature chunks that have no patient) and
-// fails every other operator. Tier values are read case-insensitively
-// (t1 = T1); other values match exactly. Dates are read by base.ParseDay.
-// Anything else (unknown field, "meta." without a key, ordering on a
-// keyword, unreadable tier or date, wrong number of values) is
-// ErrBadFilter. Empty query text is ErrEmptyQuery even with filters; text
-// that analyses to no term (only stop words) matches nothing, where bleve
-// left alone would return every chunk the filter admits.
+// keep exactly the scores they have without the filter. The semantics are
+// base.Cond's (internal/base/filter.go); this package only translates
+// them, and TestFiltersAgreeWithBase holds the translation to them. = and
+// IN are term queries on the bound, canonical values, ordering operators
+// numeric ranges over the bound days (time only), != a must-not clause, so
+// a chunk without the field passes != ("patient != P001" keeps literature
+// chunks that have no patient) and fails every other operator. Nothing is
+// parsed here: a condition base.BindCond did not make (unknown field,
+// "meta." without a key, ordering on a keyword, wrong number of values,
+// tier or time values not bound) is ErrBadFilter. Empty query text is
+// ErrEmptyQuery even with filters; text that analyses to no term (only
+// stop words) matches nothing, where bleve left alone would return every
+// chunk the filter admits.
 //
 // # Durability
 //
