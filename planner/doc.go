@@ -64,7 +64,10 @@
 // permanent. EBM-Pack packs in two phases, the relevant evidence and then
 // the record's context in the room left (packing.go); the baselines pack
 // everything the relevance stage passed at once. Without PACK the top
-// LIMIT relevant chunks are returned in full, in fused order.
+// LIMIT relevant chunks are returned in full, in fused order. The tier
+// quota is the packer's to count; the planner adds each tier's context
+// blocks to its report, and after a LIMIT that cuts packed items has the
+// packer count it again (pack.Recount) over those left.
 //
 // The Result lists every item with its provenance, every dropped candidate
 // with its reason, the context (cited text ready for a prompt, whose whole

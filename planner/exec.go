@@ -151,6 +151,7 @@ type execution struct {
 	qvec     []float32
 	reports  []OpReport
 	res      *Result
+	quota    packedQuota // PACK's, for LIMIT to count again
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {
