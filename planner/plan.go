@@ -87,10 +87,6 @@ const (
 	RuleStoreKmin = "no-tier-quota-across-the-store"
 )
 
-// ErrNoGraph is wrapped when EXPAND names metapaths but the store has no
-// knowledge graph to check them against.
-var ErrNoGraph = errors.New("medkb: the store has no knowledge graph")
-
 // Build binds a checked query against the store's graph and returns its
 // plan. Errors are *dsl.Error positioned in the statement.
 func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {

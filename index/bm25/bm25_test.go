@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/store"
 )
 
 // find runs a query expected to succeed and returns the ordinals found.
@@ -140,10 +141,10 @@ func TestSeqRoundTrip(t *testing.T) {
 	if got := sorted(find(t, ro, "pain", 10, nil)); !slices.Equal(got, []uint64{1, 2}) {
 		t.Errorf("read-only search: got %v, want [1 2]", got)
 	}
-	if err := ro.Apply(8, nil, nil); !errors.Is(err, ErrReadOnly) {
+	if err := ro.Apply(8, nil, nil); !errors.Is(err, store.ErrReadOnly) {
 		t.Errorf("Apply on read-only: %v, want ErrReadOnly", err)
 	}
-	if err := ro.Compact(context.Background()); !errors.Is(err, ErrReadOnly) {
+	if err := ro.Compact(context.Background()); !errors.Is(err, store.ErrReadOnly) {
 		t.Errorf("Compact on read-only: %v, want ErrReadOnly", err)
 	}
 }

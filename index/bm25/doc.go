@@ -85,7 +85,7 @@
 // chunks that have no patient) and fails every other operator. Nothing is
 // parsed here: a condition base.BindCond did not make (unknown field,
 // "meta." without a key, ordering on a keyword, wrong number of values,
-// tier or time values not bound) is ErrBadFilter. Empty query text is
+// tier or time values not bound) is base.ErrBadCond. Empty query text is
 // ErrEmptyQuery even with filters; text that analyses to no term (only
 // stop words) matches nothing, where bleve left alone would return every
 // chunk the filter admits.
@@ -132,7 +132,7 @@
 // read-only open. A read-only Open therefore fails while a writer holds
 // the index, a writer cannot open while readers do, and readers share.
 // flock also separates two opens in one process. Open waits up to
-// Options.LockTimeout (1s) and then returns ErrLocked, where bbolt alone
+// Options.LockTimeout (1s) and then returns store.ErrLocked, where bbolt alone
 // would wait forever. A read-only index sees the snapshot it opened and
 // never changes.
 //
@@ -151,7 +151,7 @@
 //     and must be rebuilt.
 //   - When bleve panics inside Open, the half-opened root.bolt keeps its
 //     file lock until the process exits: a second Open of that directory in
-//     the same process waits and fails with ErrLocked. Rebuild works beside
+//     the same process waits and fails with store.ErrLocked. Rebuild works beside
 //     it and renames it away.
 //   - scorch logs (through the standard logger) each snapshot it cannot
 //     load before it tries an older one; a damaged index prints such lines

@@ -45,7 +45,7 @@ func filterQuery(f base.Filter) (query.Query, error) {
 // translation to them.
 func condQuery(c base.Cond) (query.Query, error) {
 	if err := c.Check(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadFilter, err)
+		return nil, fmt.Errorf("bm25: %w", err)
 	}
 	if c.Field == fieldTime {
 		return timeQuery(c), nil

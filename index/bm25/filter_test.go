@@ -199,8 +199,8 @@ func TestFilterErrors(t *testing.T) {
 		{"time not bound", cond("time", "=", "2020-01-01")},
 	} {
 		_, err := ix.Search(context.Background(), "fever", 10, base.Filter{tc.c})
-		if !errors.Is(err, ErrBadFilter) {
-			t.Errorf("%s: error %v, want ErrBadFilter", tc.name, err)
+		if !errors.Is(err, base.ErrBadCond) {
+			t.Errorf("%s: error %v, want base.ErrBadCond", tc.name, err)
 		}
 	}
 }
