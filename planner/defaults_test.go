@@ -20,7 +20,7 @@ func packParams(t *testing.T, src string) pack.Params {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := planner.Build(q, nil)
+	p, err := planner.Build(q, planner.Binding{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,4 +49,31 @@ func TestPackFloorReachesPacker(t *testing.T) {
 	if got := packParams(t, `RETRIEVE "x" PACK budget 512 floor 0.05`).SimFloor; got != 0.05 {
 		t.Errorf("PACK floor 0.05 gave SimFloor %v", got)
 	}
+}
+
+// TestBuildFinishesThePlan: Build's plan carries the arm weight it was
+// bound with (0 meaning 1); nothing patches it afterwards.
+func TestBuildFinishesThePlan(t *testing.T) {
+	q, err := dsl.Check(mustParse(t, `RETRIEVE "x"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for give, want := range map[float64]float64{0: 1, 0.5: 0.5} {
+		p, err := planner.Build(q, planner.Binding{VectorWeight: give})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Fuse.VectorWeight != want {
+			t.Errorf("bound with vector weight %v: plan has %v, want %v", give, p.Fuse.VectorWeight, want)
+		}
+	}
+}
+
+func mustParse(t *testing.T, src string) *dsl.Statement {
+	t.Helper()
+	s, err := dsl.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

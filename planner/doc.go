@@ -1,6 +1,7 @@
 // Package planner turns a RETRIEVE statement into a plan and runs it:
 // parse (package dsl) -> check and default (dsl.Check) -> bind against the
-// store's graph (Build) -> plan values -> execution (Plan.Execute).
+// store's graph and the embedder's arm weight (Build, which returns the
+// finished plan) -> plan values -> execution (Plan.Execute).
 //
 // A statement such as
 //

@@ -65,16 +65,7 @@ func compile(ctx context.Context, src string, env *Env, clk clock) (*Plan, error
 			return nil, clk.check(ctx, StageGraph, err)
 		}
 	}
-	p, err := Build(q, g)
-	if err != nil {
-		return nil, err
-	}
-	p.graph, p.graphNote = g, note
-	p.Fuse.VectorWeight = env.VectorWeight
-	if p.Fuse.VectorWeight <= 0 {
-		p.Fuse.VectorWeight = 1
-	}
-	return p, nil
+	return Build(q, Binding{Graph: g, GraphNote: note, VectorWeight: env.VectorWeight})
 }
 
 // Run compiles and executes src. EXPLAIN returns the plan without running

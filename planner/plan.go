@@ -87,11 +87,25 @@ const (
 	RuleStoreKmin = "no-tier-quota-across-the-store"
 )
 
-// Build binds a checked query against the store's graph and returns its
-// plan. Errors are *dsl.Error positioned in the statement.
-func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {
-	p := &Plan{Query: q, Limit: q.Limit, graph: g,
-		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, M: q.Fuse.M}}
+// Binding is what a plan is bound to besides its query: the store's
+// graph (nil without one; only EXPAND needs it) with a note on how it was
+// opened, for EXPLAIN ANALYZE, and the vector arm's RRF weight (see
+// Env.VectorWeight; 0 means 1).
+type Binding struct {
+	Graph        *graph.Graph
+	GraphNote    string
+	VectorWeight float64
+}
+
+// Build binds a checked query and returns its finished plan; nothing is
+// set on it afterwards. Errors are *dsl.Error positioned in the statement.
+func Build(q *dsl.Query, b Binding) (*Plan, error) {
+	g := b.Graph
+	p := &Plan{Query: q, Limit: q.Limit, graph: g, graphNote: b.GraphNote,
+		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, M: q.Fuse.M, VectorWeight: b.VectorWeight}}
+	if p.Fuse.VectorWeight <= 0 {
+		p.Fuse.VectorWeight = 1
+	}
 	if q.BM25 != nil {
 		p.Arms = append(p.Arms, RetrieveNode{Arm: "bm25", K: q.BM25.K, Filter: q.Filter})
 		if len(q.Filter) > 0 {
