@@ -227,19 +227,19 @@ func (c *checker) strategy(n *Name) (pack.Strategy, *Error) {
 	return defaultStrategy, c.src.errorf(n.Pos, "unknown strategy %q; use %s", n.Text, strings.Join(pack.StrategyNames(), ", "))
 }
 
-func (c *checker) now(s *Str) (string, Pos, *Error) {
+func (c *checker) now(s *Str) (base.Day, Pos, *Error) {
 	if s == nil {
 		c.defaulted(ParamNow)
-		return "", Pos{}, nil
+		return base.NoDay, Pos{}, nil
 	}
 	d, err := base.ParseDay(s.Value)
 	switch {
 	case err != nil:
-		return "", s.Pos, c.src.errorf(s.Pos, "now: %v", err)
+		return base.NoDay, s.Pos, c.src.errorf(s.Pos, "now: %v", err)
 	case d == base.NoDay:
-		return "", s.Pos, c.src.errorf(s.Pos, "now is empty; leave it out for the time of execution")
+		return base.NoDay, s.Pos, c.src.errorf(s.Pos, "now is empty; leave it out for the time of execution")
 	}
-	return d.String(), s.Pos, nil
+	return d, s.Pos, nil
 }
 
 func (c *checker) limit(s *Statement) *Error {

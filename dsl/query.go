@@ -87,8 +87,8 @@ type Pack struct {
 	Epsilon  float64    // fidelity bonus of the compressed state
 	Floor    float64    // similarity floor: Sim = (1 - Floor) * cosine + Floor * tokens / 20
 	Strategy pack.Strategy
-	Now      string // YYYY-MM-DD, or "" for the time of execution
-	NowPos   Pos    // where now was written (zero when defaulted)
+	Now      base.Day // the reference day of time decay; base.NoDay for the time of execution
+	NowPos   Pos      // where now was written (zero when defaulted)
 }
 
 // Param names a defaultable parameter in Query.Defaulted.
@@ -221,8 +221,8 @@ func (q *Query) describePack() string {
 	for i, x := range p.Weights {
 		w[i] = fmtFloat(x)
 	}
-	now := p.Now
-	if now == "" {
+	now := p.Now.String()
+	if p.Now == base.NoDay {
 		now = "(execution time)"
 	}
 	return fmt.Sprintf("budget=%d kmin=%d%s weights=(%s)%s lambda=%s%s epsilon=%s%s floor=%s%s strategy=%s%s now=%s%s",

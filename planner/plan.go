@@ -141,10 +141,7 @@ func Build(q *dsl.Query, b Binding) (*Plan, error) {
 		p.Expand = e
 	}
 	if q.Pack != nil {
-		n, err := bindPack(q)
-		if err != nil {
-			return nil, err
-		}
+		n := bindPack(q)
 		p.Pack = n
 		if q.Defaulted[dsl.ParamKmin] && !p.onePatient() {
 			// The tier quota guarantees each tier of one record a place
@@ -179,18 +176,10 @@ func bindExpand(q *dsl.Query, g *graph.Graph) (*ExpandNode, error) {
 	return e, nil
 }
 
-func bindPack(q *dsl.Query) (*PackNode, error) {
+func bindPack(q *dsl.Query) *PackNode {
 	qp := q.Pack
-	n := &PackNode{NowText: qp.Now, Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
-		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: qp.Strategy, Now: base.NoDay}}
-	if qp.Now != "" {
-		d, err := base.ParseDay(qp.Now)
-		if err != nil {
-			return nil, q.ErrorAt(qp.NowPos, "now: %v", err)
-		}
-		n.Params.Now = d
-	}
-	return n, nil
+	return &PackNode{NowText: qp.Now.String(), Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
+		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: qp.Strategy, Now: qp.Now}}
 }
 
 // describe formats a filter for EXPLAIN.
