@@ -292,7 +292,7 @@ func (x *execution) searchBM25(ctx context.Context, q string, a RetrieveNode) ([
 }
 
 func (x *execution) searchVector(qvec []float32, a RetrieveNode) ([]Hit, error) {
-	sf, err := compileSlotFilter(a.Filter, x.env.Store.DictID)
+	match, err := compileSlotFilter(a.Filter, x.env.Store.DictID)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +300,7 @@ func (x *execution) searchVector(qvec []float32, a RetrieveNode) ([]Hit, error) 
 	if len(a.Residual) > 0 {
 		k = min(a.K*residualFactor, maxFetch)
 	}
-	hs := x.env.Vectors.Search(qvec, k, sf.match)
+	hs := x.env.Vectors.Search(qvec, k, match)
 	out := make([]Hit, 0, len(hs))
 	for _, h := range hs {
 		out = append(out, Hit{Ord: h.Ord, Score: float64(h.Score)})

@@ -11,26 +11,29 @@ import (
 // dictLookup maps a string attribute value to its store dictionary id.
 type dictLookup func(v string) (uint32, bool, error)
 
-// slotFilter is a WHERE clause compiled for the vector scan: conditions on
-// slot attributes are tested in the scan; conditions on meta.KEY cannot be
-// (slots do not carry meta) and are returned as residual, for a post-filter.
-type slotFilter struct {
-	match    vector.Match
-	residual base.Filter
-}
-
-// compileSlotFilter turns f into a predicate over base.Slot. A string
-// value no document has gets id 0 that no slot carries for that value, so
-// "=" matches nothing and "!=" everything (absent attributes have id 0
-// too, so "!=" of an unknown value also keeps slots without the field).
-func compileSlotFilter(f base.Filter, dict dictLookup) (*slotFilter, error) {
-	var tests []vector.Match
-	sf := &slotFilter{}
+// splitForSlots divides f between the vector scan and its post-filter:
+// conditions on slot attributes are tested in the scan; conditions on
+// meta.KEY cannot be (slots do not carry meta) and are residual, for the
+// post-filter over the documents (metaMatches).
+func splitForSlots(f base.Filter) (scan, residual base.Filter) {
 	for _, c := range f {
 		if strings.HasPrefix(c.Field, base.MetaPrefix) {
-			sf.residual = append(sf.residual, c)
-			continue
+			residual = append(residual, c)
+		} else {
+			scan = append(scan, c)
 		}
+	}
+	return scan, residual
+}
+
+// compileSlotFilter turns f, conditions on slot attributes only
+// (splitForSlots), into a predicate over base.Slot; nil for the empty
+// filter. A string value no document has gets no id, so "=" matches
+// nothing and "!=" everything (absent attributes have id 0, no value's,
+// so "!=" also keeps slots without the field).
+func compileSlotFilter(f base.Filter, dict dictLookup) (vector.Match, error) {
+	var tests []vector.Match
+	for _, c := range f {
 		t, err := compileCond(c, dict)
 		if err != nil {
 			return nil, err
@@ -38,17 +41,16 @@ func compileSlotFilter(f base.Filter, dict dictLookup) (*slotFilter, error) {
 		tests = append(tests, t)
 	}
 	if len(tests) == 0 {
-		return sf, nil
+		return nil, nil
 	}
-	sf.match = func(s *base.Slot) bool {
+	return func(s *base.Slot) bool {
 		for _, t := range tests {
 			if !t(s) {
 				return false
 			}
 		}
 		return true
-	}
-	return sf, nil
+	}, nil
 }
 
 // compileCond turns one condition into a slot test by base.Cond's

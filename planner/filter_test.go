@@ -37,7 +37,7 @@ func TestSlotFilterAgreesWithBase(t *testing.T) {
 		bind("tier", "IN", "T2", "T3"), bind("time", "<", "2020"), bind("time", ">=", "2019-01-01"),
 		bind("time", "!=", "2019-01-01"), bind("time", "IN", "2020-06-30"),
 	} {
-		sf, err := compileSlotFilter(base.Filter{c}, dict)
+		match, err := compileSlotFilter(base.Filter{c}, dict)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestSlotFilterAgreesWithBase(t *testing.T) {
 				id := map[string]uint32{"type": s.Type, "patient": s.Patient, "doc": s.DocNum}[c.Field]
 				want = c.HoldsText(text[id], id != 0)
 			}
-			if got := sf.match(&s); got != want {
+			if got := match(&s); got != want {
 				t.Errorf("%s %s %v on slot %d: %t, base.Cond says %t", c.Field, c.Op, c.Values, s.Ord, got, want)
 			}
 		}

@@ -114,13 +114,7 @@ func Build(q *dsl.Query, b Binding) (*Plan, error) {
 	}
 	if q.Vector != nil {
 		n := RetrieveNode{Arm: "vector", K: q.Vector.K}
-		for _, c := range q.Filter {
-			if len(c.Field) > len(base.MetaPrefix) && c.Field[:len(base.MetaPrefix)] == base.MetaPrefix {
-				n.Residual = append(n.Residual, c)
-			} else {
-				n.Filter = append(n.Filter, c)
-			}
-		}
+		n.Filter, n.Residual = splitForSlots(q.Filter)
 		if len(n.Filter) > 0 {
 			p.Rules = append(p.Rules, RulePushFilterVector)
 		}
