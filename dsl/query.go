@@ -21,8 +21,10 @@ type Query struct {
 	// The retrieval arms; an arm is nil when USING names only the other.
 	BM25, Vector *Arm
 
-	// Filter is the WHERE clause bound: tier values are "T1".."T4", time
-	// values YYYY-MM-DD. FilterPos[i] is where Filter[i] is written.
+	// Filter is the WHERE clause bound by base.BindCond: tier values
+	// read into Cond.Tiers, time values into Cond.Days (a year or month
+	// already turned into the day the operator needs), Values in their
+	// canonical text. FilterPos[i] is where Filter[i] is written.
 	Filter    base.Filter
 	FilterPos []Pos
 
