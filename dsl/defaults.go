@@ -4,9 +4,7 @@ import "github.com/medkb/medkb/planner/pack"
 
 // Defaults for everything a statement may leave out, and the ranges Check
 // enforces. DESIGN.md ("The query language") and SEEDS.md section 1 are the
-// sources; the Check golden (testdata/check) shows them applied. PACK's
-// defaults are the packer's own (planner/pack, DefaultParams): the
-// language names them but does not restate them.
+// sources; the Check golden (testdata/check) shows them applied.
 const (
 	defaultK           = 50  // per arm
 	defaultRRFK        = 60  // the usual RRF constant
@@ -15,12 +13,14 @@ const (
 	defaultHops        = 2
 	defaultExpandLimit = 20
 	defaultMinEntities = 1
-	defaultKmin        = pack.DefaultKmin
-	defaultLambda      = pack.DefaultLambda // per year
-	defaultEpsilon     = pack.DefaultEpsilon
-	defaultFloor       = pack.DefaultSimFloor // similarity floor
-	defaultStrategy    = pack.Ebm
-	defaultLimit       = 10 // without PACK; with PACK there is no cap
+	// PACK's defaults are the packer's own (planner/pack, DefaultParams):
+	// the language names them but does not restate them.
+	defaultKmin     = pack.DefaultKmin
+	defaultLambda   = pack.DefaultLambda // per year
+	defaultEpsilon  = pack.DefaultEpsilon
+	defaultFloor    = pack.DefaultSimFloor // similarity floor
+	defaultStrategy = pack.Ebm
+	defaultLimit    = 10 // without PACK; with PACK there is no cap
 
 	maxK        = 10_000
 	maxDocVoteM = 1000
