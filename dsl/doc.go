@@ -46,7 +46,10 @@
 // graph work: each metapath is linked and expanded, each path embedded,
 // costed and packed.
 // Query.Defaulted records which parameters took their default, for
-// EXPLAIN.
+// EXPLAIN. PACK's defaults and its strategy names belong to the packer
+// (planner/pack): dsl imports them rather than restating them, so the
+// language cannot drift from what it runs; the packer imports nothing of
+// the language.
 //
 // # Errors
 //

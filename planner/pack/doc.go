@@ -53,6 +53,11 @@
 // answers the question, and a block of marginal relevance does not earn
 // one by its tier alone (QuotaRelevance).
 //
+// The quota is counted in one place, the packer's (tallyQuota): Result.Quota
+// says, per tier, how many blocks the quota counts and how many of them
+// were packed (Item.InQuota). A caller that cuts items afterwards (the
+// planner's LIMIT) asks Recount rather than counting again itself.
+//
 // # Strategies
 //
 // Ebm is the paper's greedy with four additions of medkb's, marked below;
