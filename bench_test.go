@@ -13,7 +13,7 @@ import (
 // vectors) in batches of 1,000 documents of about 80 words; docs/s is
 // reported as a metric.
 func BenchmarkIngest(b *testing.B) {
-	docs := synth.Docs(1000, 1)
+	docs := convert(synth.Docs(1000, 1), fromBaseDoc)
 	db, err := Open(filepath.Join(b.TempDir(), "kb"), nil)
 	if err != nil {
 		b.Fatal(err)

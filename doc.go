@@ -9,6 +9,13 @@
 //
 // # Design
 //
+// The types of this package (Doc, Entity, Triple, Result and what they
+// hold) are its own, documented here, and converted at the boundary: a
+// Doc, Entity or Triple to the store's record by a type conversion, which
+// the compiler refuses once the two differ (Tier is the store's type for
+// that reason); a Result field by field from the planner's, which a test
+// keeps in step (the JSON of `medkb query --json` is the planner's).
+//
 // A DB wires the parts explicitly: the bbolt store (system of record), the
 // BM25 index and the vector slab derived from it, the knowledge graph built
 // from the stored triples, the tokenizer and the embedder. A read-write
@@ -29,7 +36,7 @@
 // megabyte without a space chunks in seconds, not minutes; see
 // internal/text), and graph writes go to bbolt in key order
 // (store.PutGraph). Validation caps every field of a document
-// (base.Doc.Validate; CheckDoc adds the store's dimension): a 5 MB meta
+// (CheckDoc: the limits are documented on Doc's fields): a 5 MB meta
 // value or title would otherwise be copied into every chunk's index entry,
 // and a text of only white space would be stored without a chunk. A call's
 // memory grows with its documents, several copies of each vector, so a

@@ -51,12 +51,17 @@ const bm25Batch = 2000
 // Ingest upserts docs by id in one atomic write: after an error nothing
 // was committed. A failure after the commit is not an error of Ingest but
 // IngestResult.IndexErr.
-func (db *DB) Ingest(ctx context.Context, docs []base.Doc) (*IngestResult, error) {
+func (db *DB) Ingest(ctx context.Context, docs []Doc) (*IngestResult, error) {
 	return db.IngestProgress(ctx, docs, nil)
 }
 
 // IngestProgress is Ingest with a progress callback.
-func (db *DB) IngestProgress(ctx context.Context, docs []base.Doc, progress Progress) (*IngestResult, error) {
+func (db *DB) IngestProgress(ctx context.Context, docs []Doc, progress Progress) (*IngestResult, error) {
+	return db.ingest(ctx, convert(docs, toBaseDoc), progress)
+}
+
+// ingest is Ingest of the store's own records (Rebuild's input).
+func (db *DB) ingest(ctx context.Context, docs []base.Doc, progress Progress) (*IngestResult, error) {
 	if db.opts.ReadOnly {
 		return nil, store.ErrReadOnly
 	}
@@ -235,9 +240,14 @@ feed:
 }
 
 // CheckDoc returns the error Ingest would reject d with, or nil: those of
-// d.Validate, and a vector of another dimension than the store's. A
+// a field over its limit or unreadable (see Doc), and a vector of
+// another dimension than the store's. A
 // caller can check a whole input before writing any of it.
-func (db *DB) CheckDoc(d *base.Doc) error {
+func (db *DB) CheckDoc(d *Doc) error {
+	return db.checkDoc((*base.Doc)(d))
+}
+
+func (db *DB) checkDoc(d *base.Doc) error {
 	if err := d.Validate(); err != nil {
 		return err
 	}
@@ -262,7 +272,7 @@ func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.Doc
 	var owners []pending
 	for i := range docs {
 		d := docs[i]
-		check := db.CheckDoc
+		check := db.checkDoc
 		if db.rebuilding {
 			check = db.checkDim
 		}

@@ -27,9 +27,9 @@ func TestIngestLongUnspacedDocument(t *testing.T) {
 	checked(t, db)
 	for _, unit := range []string{"abcdefghij", "肌酐"} {
 		id := "long-" + unit
-		doc := base.Doc{ID: id, Text: strings.Repeat(unit, base.MaxTextBytes/len(unit))}
+		doc := Doc{ID: id, Text: strings.Repeat(unit, base.MaxTextBytes/len(unit))}
 		start := time.Now()
-		res, err := db.Ingest(context.Background(), []base.Doc{doc})
+		res, err := db.Ingest(context.Background(), []Doc{doc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,13 +63,13 @@ func TestCheckDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked(t, db)
-	for _, d := range []base.Doc{
+	for _, d := range []Doc{
 		{ID: "a", Text: " \n\t"},
 		{ID: "a", Text: "x", Vector: []float32{1, 2}},
 		{ID: "a", Text: "x", Meta: map[string]string{"k": strings.Repeat("v", base.MaxMetaValueBytes+1)}},
 	} {
 		want := db.CheckDoc(&d)
-		_, got := db.Ingest(context.Background(), []base.Doc{d})
+		_, got := db.Ingest(context.Background(), []Doc{d})
 		if want == nil || got == nil || !strings.HasSuffix(got.Error(), want.Error()) {
 			t.Errorf("%.40q: CheckDoc %v, Ingest %v", d.Text, want, got)
 		}
@@ -96,7 +96,7 @@ func TestRebuildKeepsWhatTodaysChecksReject(t *testing.T) {
 	if _, _, err := db.commit(context.Background(), &store.Batch{Put: legacy, Embedder: db.emb.Name(), Dim: db.emb.Dim()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Ingest(context.Background(), []base.Doc{{ID: "ok", Text: "Chest pain."}}); err != nil {
+	if _, err := db.Ingest(context.Background(), []Doc{{ID: "ok", Text: "Chest pain."}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -120,14 +120,14 @@ func TestIngestGraphChecksRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked(t, db)
-	good := base.Triple{Head: "aspirin", HeadType: "Drug", Relation: "treats", Tail: "pain", TailType: "Symptom"}
+	good := Triple{Head: "aspirin", HeadType: "Drug", Relation: "treats", Tail: "pain", TailType: "Symptom"}
 	bad := good
 	bad.Tail = "pa\x00in"
-	_, err = db.IngestGraph(context.Background(), nil, []base.Triple{good, bad})
+	_, err = db.IngestGraph(context.Background(), nil, []Triple{good, bad})
 	if err == nil || !strings.Contains(err.Error(), `triple 2 ("aspirin" -treats-> "pa\x00in"): "tail" has a control character`) {
 		t.Fatalf("err = %v", err)
 	}
-	_, err = db.IngestGraph(context.Background(), []base.Entity{{Name: strings.Repeat("x", 5<<20), Type: "Drug"}}, nil)
+	_, err = db.IngestGraph(context.Background(), []Entity{{Name: strings.Repeat("x", 5<<20), Type: "Drug"}}, nil)
 	if err == nil || !strings.Contains(err.Error(), `entity 1 (Drug "xxxx`) || !strings.HasSuffix(err.Error(), `"name" is 5242880 bytes, more than 1024`) {
 		t.Fatalf("err = %v", err)
 	}

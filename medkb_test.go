@@ -18,7 +18,7 @@ import (
 )
 
 // sampleDocs reads the embedded sample corpus.
-func sampleDocs(t testing.TB) []base.Doc {
+func sampleDocs(t testing.TB) []Doc {
 	t.Helper()
 	f, err := Sample().Open("corpus/docs.jsonl")
 	if err != nil {
@@ -29,13 +29,13 @@ func sampleDocs(t testing.TB) []base.Doc {
 	if err != nil || res.Err() != nil {
 		t.Fatalf("sample corpus: %v %v", err, res.Err())
 	}
-	return res.Docs
+	return convert(res.Docs, fromBaseDoc)
 }
 
-func sampleGraph(t testing.TB) ([]base.Entity, []base.Triple) {
+func sampleGraph(t testing.TB) ([]Entity, []Triple) {
 	t.Helper()
-	var ents []base.Entity
-	var triples []base.Triple
+	var ents []Entity
+	var triples []Triple
 	read := func(name string, fn func(f fs.File) error) {
 		f, err := Sample().Open(name)
 		if err != nil {
@@ -47,10 +47,10 @@ func sampleGraph(t testing.TB) ([]base.Entity, []base.Triple) {
 		}
 	}
 	read("graph/entities.jsonl", func(f fs.File) error {
-		return graph.ReadEntities(f, "entities", func(e base.Entity) error { ents = append(ents, e); return nil })
+		return graph.ReadEntities(f, "entities", func(e base.Entity) error { ents = append(ents, Entity(e)); return nil })
 	})
 	read("graph/kg.jsonl", func(f fs.File) error {
-		return graph.ReadTriples(f, "kg", func(x base.Triple) error { triples = append(triples, x); return nil })
+		return graph.ReadTriples(f, "kg", func(x base.Triple) error { triples = append(triples, Triple(x)); return nil })
 	})
 	return ents, triples
 }
@@ -111,7 +111,7 @@ func TestBadDocumentLeavesStoreUnchanged(t *testing.T) {
 	db := openSample(t)
 	before, _ := db.Stats()
 	docs := sampleDocs(t)[:5]
-	docs = append(docs, base.Doc{ID: "bad", Text: "x", Vector: []float32{1, 2}}) // wrong dimension
+	docs = append(docs, Doc{ID: "bad", Text: "x", Vector: []float32{1, 2}}) // wrong dimension
 	_, err := db.Ingest(context.Background(), docs)
 	var de *DocError
 	if !errors.As(err, &de) || de.Index != 5 || !strings.Contains(err.Error(), "dimensions") {
@@ -154,7 +154,7 @@ func TestOpenReplaysWhatTheIndexMissed(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Commit to the store only, as if the process died right after.
-	puts, err := db.prepare(context.Background(), docs[10:20], nil)
+	puts, err := db.prepare(context.Background(), convert(docs[10:20], toBaseDoc), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -224,7 +224,7 @@ func (c *docCopy) run(ctx context.Context) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		res, err := c.to.Ingest(ctx, batch)
+		res, err := c.to.ingest(ctx, batch, nil)
 		if err == nil {
 			err = res.IndexErr
 		}

@@ -201,7 +201,7 @@ func checkIndex(st *store.Store, bm *bm25.Index, seq uint64, live map[uint64]boo
 
 // DocView is a document with its chunks, for `medkb show`.
 type DocView struct {
-	base.Doc
+	Doc
 	Chunks []ChunkView `json:"chunks"`
 }
 
@@ -260,7 +260,7 @@ func (db *DB) Show(ids []string) ([]DocView, error) {
 		if err != nil {
 			return nil, err
 		}
-		v := DocView{Doc: *d}
+		v := DocView{Doc: Doc(*d)}
 		v.Vector = nil
 		for _, c := range chunks {
 			cv := ChunkView{Ord: c.Ord, Index: c.Index, Tier: c.Tier.String(), Tokens: c.TokensA,
@@ -281,11 +281,11 @@ func (db *DB) Show(ids []string) ([]DocView, error) {
 }
 
 // Export calls fn for every document, in id order, with tier and type resolved.
-func (db *DB) Export(fn func(*base.Doc) error) error {
+func (db *DB) Export(fn func(*Doc) error) error {
 	g, release, err := db.snapshot()
 	if err != nil {
 		return err
 	}
 	defer release()
-	return g.st.ForEachDoc(func(d *base.Doc, _ store.DocInfo) error { return fn(d) })
+	return g.st.ForEachDoc(func(d *base.Doc, _ store.DocInfo) error { return fn((*Doc)(d)) })
 }
