@@ -76,14 +76,24 @@ func (db *DB) ingest(ctx context.Context, docs []base.Doc, progress Progress) (*
 	return &IngestResult{Docs: len(puts), Chunks: len(ch.Added), Deleted: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
 }
 
+// DeleteResult says what a Delete committed.
+type DeleteResult struct {
+	Docs   int    // documents removed; an id not stored counts for nothing
+	Chunks int    // their chunks, removed from the store and every index
+	Seq    uint64 // the store's write sequence after the commit
+	// IndexErr is set when the write was committed but the derived
+	// indexes could not follow it, as IngestResult.IndexErr.
+	IndexErr error
+}
+
 // Delete removes documents by id from the store and every index; like
 // Ingest, an error means nothing was committed.
-func (db *DB) Delete(ctx context.Context, ids []string) (*IngestResult, error) {
+func (db *DB) Delete(ctx context.Context, ids []string) (*DeleteResult, error) {
 	ch, indexErr, err := db.commit(ctx, &store.Batch{Delete: ids})
 	if err != nil {
 		return nil, err
 	}
-	return &IngestResult{Deleted: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
+	return &DeleteResult{Docs: ch.DeletedDocs, Chunks: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
 }
 
 // commit is the one path of every document write: one store transaction,

@@ -130,8 +130,17 @@ func TestDeleteRemovesEverywhere(t *testing.T) {
 	if err != nil || len(r.Items) == 0 {
 		t.Fatalf("before delete: %v %+v", err, r)
 	}
-	if _, err := db.Delete(ctx, []string{"P001-lab-06"}); err != nil {
+	shown, err := db.Show([]string{"P001-lab-06"})
+	if err != nil {
 		t.Fatal(err)
+	}
+	before, _ := db.Stats()
+	res, err := db.Delete(ctx, []string{"P001-lab-06", "no-such-doc", "P001-lab-06"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Docs != 1 || res.Chunks != len(shown[0].Chunks) || res.Seq != before.Seq+1 || res.IndexErr != nil {
+		t.Fatalf("Delete = %+v; want 1 document of %d chunks at write %d", res, len(shown[0].Chunks), before.Seq+1)
 	}
 	for _, using := range []string{"bm25(k=5)", "vector(k=5)"} {
 		r, err = db.Query(ctx, `RETRIEVE "troponin" USING `+using+` WHERE doc = "P001-lab-06"`)

@@ -269,15 +269,3 @@ func (c *docCopy) prepare(d base.Doc, tierGiven bool) base.Doc {
 	}
 	return d
 }
-
-// verify runs Check and turns the problems it finds into one error.
-func (db *DB) verify() error {
-	problems, err := db.Check()
-	if err != nil {
-		return err
-	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%w: %d problem(s): %w", ErrInconsistent, len(problems), errors.Join(problems...))
-}
