@@ -23,10 +23,13 @@ type CheckReport struct {
 // open the store read-write, which replays what an interrupted writer left
 // out of the BM25 index and rebuilds a damaged one, and compare the
 // derived indexes with it; when only the BM25 index is wrong, it rebuilds
-// the index from the store and checks again. Of opts only LockTimeout and
-// Embedder matter. err is for a store that cannot be checked at all
-// (missing, locked).
+// the index from the store and checks again. Of opts only LockTimeout,
+// Embedder and EmbedServer matter. err is for a store that cannot be
+// checked at all (missing, locked), or for opts that Validate refuses.
 func Check(dir string, opts *Options) (*CheckReport, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	var o Options
 	if opts != nil {
 		o = *opts

@@ -15,6 +15,11 @@
 // the compiler refuses once the two differ (Tier is the store's type for
 // that reason); a Result field by field from the planner's, which a test
 // keeps in step (the JSON of `medkb query --json` is the planner's).
+// Options are checked before anything is opened (Options.Validate: a
+// negative ChunkTokens is an error, not the default), and the package
+// reads no environment variable: the medkb command reads
+// $MEDKB_EMBED_URL and the API keys and passes them as
+// Options.EmbedServer.
 //
 // A DB wires the parts explicitly: the bbolt store (system of record), the
 // BM25 index and the vector slab derived from it, the knowledge graph built

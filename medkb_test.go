@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/docio"
 	"github.com/medkb/medkb/store"
@@ -269,7 +270,7 @@ func TestQueryHonoursCancellation(t *testing.T) {
 // TestChooseEmbedder checks that Open recreates the embedder a store
 // recorded, and refuses one it cannot.
 func TestChooseEmbedder(t *testing.T) {
-	t.Setenv("MEDKB_EMBED_URL", "http://localhost:11434")
+	server := embed.OpenAIConfig{BaseURL: "http://localhost:11434"}
 	for _, tc := range []struct {
 		meta store.Meta
 		want string
@@ -279,7 +280,7 @@ func TestChooseEmbedder(t *testing.T) {
 		{store.Meta{Embedder: "openai:bge-m3", Dim: 1024}, "openai:bge-m3 1024"},
 		{store.Meta{Embedder: "word2vec", Dim: 300}, `the store was built with "word2vec", which this medkb cannot recreate`},
 	} {
-		e, err := chooseEmbedder(nil, tc.meta)
+		e, err := chooseEmbedder(nil, tc.meta, server)
 		got := ""
 		if err != nil {
 			got = err.Error()

@@ -32,6 +32,9 @@ type RebuildOptions struct {
 	// recorded. With another embedder (name or dimension), vectors supplied
 	// at ingest are dropped, since they belong to the old model.
 	Embedder embed.Embedder
+	// EmbedServer serves the embedder the store recorded, when Embedder
+	// is nil; see Options.EmbedServer.
+	EmbedServer embed.OpenAIConfig
 	// ChunkTokens caps a chunk's length in tokens; zero means 256.
 	ChunkTokens int
 	// Reclassify also re-classifies documents whose tier was given
@@ -85,6 +88,9 @@ var ErrInconsistent = errors.New("medkb: consistency check failed")
 // that a CURRENT naming an empty or damaged generation fails the rebuild
 // before anything is built or removed.
 func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildResult, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	var o RebuildOptions
 	if opts != nil {
 		o = *opts
@@ -141,7 +147,7 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	}
 	emb, sameEmbedder := o.Embedder, true
 	if emb == nil {
-		if emb, err = chooseEmbedder(nil, m); err != nil {
+		if emb, err = chooseEmbedder(nil, m, o.EmbedServer); err != nil {
 			return nil, err
 		}
 	} else {
