@@ -43,7 +43,7 @@ func BenchmarkPrepare(b *testing.B) {
 	defer db.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.prepare(context.Background(), docs, nil); err != nil {
+		if _, err := db.preparer().prepare(context.Background(), docs, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

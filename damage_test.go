@@ -184,7 +184,7 @@ func TestIndexBehindTheStore(t *testing.T) {
 	if _, err := db.Ingest(ctx, docs[:10]); err != nil {
 		t.Fatal(err)
 	}
-	puts, err := db.prepare(ctx, convert(docs[10:20], toBaseDoc), nil)
+	puts, err := db.preparer().prepare(ctx, convert(docs[10:20], toBaseDoc), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,12 @@
 // up other writers; then the store commits; then the BM25 index and the
 // vector slab apply the change. A call that fails before the commit leaves
 // the store as it was. Once bbolt has committed, the write is
-// acknowledged whatever happens to the index after it.
+// acknowledged whatever happens to the index after it. Every document a
+// store receives takes this one path (prepare.go: Ingest's, and so
+// `medkb ingest`'s, and Rebuild's, which only skips the input checks
+// its stored records passed once), and its date is read there once:
+// the store's vector slot and the BM25 index take the day from the
+// write (store.DocWrite.Day) rather than reading the text again.
 //
 // Every step is linear in its input. Chunking aims each chunk's end from
 // the token counts so far instead of bisecting the rest of the text (a

@@ -90,8 +90,8 @@ func TestRebuildKeepsWhatTodaysChecksReject(t *testing.T) {
 		t.Fatal(err)
 	}
 	legacy := []store.DocWrite{
-		{Doc: base.Doc{ID: "blank", Text: "   ", Tier: base.T4}},
-		{Doc: base.Doc{ID: "big-meta", Text: "   ", Tier: base.T4, Meta: map[string]string{"k": strings.Repeat("v", 5<<20)}}},
+		{Doc: base.Doc{ID: "blank", Text: "   ", Tier: base.T4}, Day: base.NoDay},
+		{Doc: base.Doc{ID: "big-meta", Text: "   ", Tier: base.T4, Meta: map[string]string{"k": strings.Repeat("v", 5<<20)}}, Day: base.NoDay},
 	}
 	if _, _, err := db.commit(context.Background(), &store.Batch{Put: legacy, Embedder: db.emb.Name(), Dim: db.emb.Dim()}); err != nil {
 		t.Fatal(err)
@@ -134,4 +134,45 @@ func TestIngestGraphChecksRecords(t *testing.T) {
 	if st, _ := db.Stats(); st.Entities != 0 || st.Triples != 0 {
 		t.Fatalf("a rejected graph write stored %d entities, %d triples", st.Entities, st.Triples)
 	}
+}
+
+// TestDayReadOnce checks that the day a document's time names, read once
+// when it is prepared, is the one both retrievers filter on, after the
+// write and after the BM25 index is rebuilt from the store's log.
+func TestDayReadOnce(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	docs := []Doc{
+		{ID: "new", Text: "Chest pain radiating to the left arm.", Time: "2024年3月5日10时"},
+		{ID: "old", Text: "Chest pain on exertion.", Time: "2019/1/2"},
+		{ID: "undated", Text: "Chest pain at rest."},
+	}
+	if _, err := db.Ingest(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	want := func(when string) {
+		t.Helper()
+		for _, using := range []string{"bm25(k=5)", "vector(k=5)"} {
+			r, err := db.Query(ctx, `RETRIEVE "chest pain" USING `+using+` WHERE time >= "2024-03-05"`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range r.Items {
+				got = append(got, it.Doc)
+			}
+			if strings.Join(got, ",") != "new" {
+				t.Errorf("%s, %s: time >= 2024-03-05 finds %v, want [new]", when, using, got)
+			}
+		}
+	}
+	want("after the write")
+	if _, err := db.RepairIndex(); err != nil {
+		t.Fatal(err)
+	}
+	want("after the index is rebuilt")
 }

@@ -20,11 +20,6 @@ type DB struct {
 	tok  text.Tokenizer
 	emb  embed.Embedder
 
-	// rebuilding: the documents come from a store, where the checks of
-	// their day admitted them; Rebuild carries them over without the
-	// input checks of today (base.Doc.Validate), which may be stricter.
-	rebuilding bool
-
 	writeMu sync.Mutex   // one writer at a time
 	mu      sync.RWMutex // guards cur against a generation switch
 	cur     *generation

@@ -164,7 +164,7 @@ func TestOpenReplaysWhatTheIndexMissed(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Commit to the store only, as if the process died right after.
-	puts, err := db.prepare(context.Background(), convert(docs[10:20], toBaseDoc), nil)
+	puts, err := db.preparer().prepare(context.Background(), convert(docs[10:20], toBaseDoc), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

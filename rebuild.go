@@ -161,7 +161,9 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	if err != nil {
 		return nil, err
 	}
-	nb := &DB{dir: old.Dir(), tok: tok, emb: emb, cur: &generation{st: st}, rebuilding: true,
+	// The new generation is not CURRENT yet, so Open cannot open it:
+	// a DB on it is put together here and attached as Open attaches.
+	nb := &DB{dir: old.Dir(), tok: tok, emb: emb, cur: &generation{st: st},
 		opts: Options{LockTimeout: o.LockTimeout, Embedder: emb, ChunkTokens: o.ChunkTokens}}
 	defer func() {
 		if cerr := nb.Close(); err == nil {
@@ -178,7 +180,9 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 		return nil, err // the new index could not be made (a full disk)
 	}
 	res = &RebuildResult{From: old.Generation(), To: st.Generation()}
-	c := &docCopy{from: old, to: nb, total: m.Docs, opts: o, sameEmbedder: sameEmbedder, res: res}
+	prep := nb.preparer()
+	prep.stored = true
+	c := &docCopy{from: old, to: nb, prep: prep, total: m.Docs, opts: o, sameEmbedder: sameEmbedder, res: res}
 	if err := c.run(ctx); err != nil {
 		return nil, err
 	}
@@ -216,7 +220,8 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 type docCopy struct {
 	from         *store.Store
 	to           *DB
-	total        int // documents in from, for progress
+	prep         *preparer // to's, carrying stored records over
+	total        int       // documents in from, for progress
 	opts         *RebuildOptions
 	sameEmbedder bool // supplied vectors stay valid
 	res          *RebuildResult
@@ -230,7 +235,7 @@ func (c *docCopy) run(ctx context.Context) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		res, err := c.to.ingest(ctx, batch, nil)
+		res, err := c.to.ingest(ctx, c.prep, batch, nil)
 		if err == nil {
 			err = res.IndexErr
 		}

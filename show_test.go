@@ -76,7 +76,7 @@ func TestShowTierByNotRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	puts, err := db.prepare(ctx, []base.Doc{{ID: "old", Type: "lab", Text: "Creatinine 2.8 mg/dL."}}, nil)
+	puts, err := db.preparer().prepare(ctx, []base.Doc{{ID: "old", Type: "lab", Text: "Creatinine 2.8 mg/dL."}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

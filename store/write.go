@@ -14,7 +14,12 @@ import (
 // resolved), its chunks (ordinals are assigned by Write) and one
 // normalised vector per chunk, concatenated.
 type DocWrite struct {
-	Doc     base.Doc
+	Doc base.Doc
+	// Day is the day Doc.Time names (base.ParseDay; NoDay when it names
+	// none), read once by whoever prepared the write and checked the
+	// date: the store parses no date. The zero Day is 1970-01-01, not
+	// NoDay.
+	Day     base.Day
 	Chunks  []base.Chunk
 	Vectors []float32
 	// TierGiven says Doc.Tier came from the input's tier field rather than
@@ -41,6 +46,7 @@ type Batch struct {
 type Added struct {
 	Chunk *base.Chunk
 	Doc   *base.Doc
+	Day   base.Day // the day Doc.Time names
 	Slot  base.Slot
 }
 
@@ -216,13 +222,10 @@ func (w *writer) put(d *DocWrite, dim int, ch *Change) error {
 	if _, err := w.remove(d.Doc.ID, ch); err != nil {
 		return err
 	}
-	day, err := base.ParseDay(d.Doc.Time)
-	if err != nil {
-		return fmt.Errorf("document %q: %w", d.Doc.ID, err)
-	}
-	slot := base.Slot{Tier: d.Doc.Tier, Alive: true, Time: day}
+	slot := base.Slot{Tier: d.Doc.Tier, Alive: true, Time: d.Day}
 	ids := []*uint32{&slot.DocNum, &slot.Patient, &slot.Type, &slot.Source, &slot.Evidence, &slot.Lang}
 	for i, v := range []string{d.Doc.ID, d.Doc.Patient, d.Doc.Type, d.Doc.Source, d.Doc.Evidence, d.Doc.Lang} {
+		var err error
 		if *ids[i], err = w.dictID(v); err != nil {
 			return err
 		}
@@ -242,7 +245,7 @@ func (w *writer) put(d *DocWrite, dim int, ch *Change) error {
 		slot.Ord, slot.Tier = c.Ord, c.Tier
 		vec := d.Vectors[i*dim : (i+1)*dim]
 		w.appendSlot(&slot, vec)
-		ch.Added = append(ch.Added, Added{Chunk: &c, Doc: &doc, Slot: slot})
+		ch.Added = append(ch.Added, Added{Chunk: &c, Doc: &doc, Day: d.Day, Slot: slot})
 		ch.Vectors = append(ch.Vectors, vec...)
 	}
 	v, err := json.Marshal(&rec)
