@@ -11,6 +11,7 @@ import (
 
 	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/docio"
 	"github.com/medkb/medkb/internal/golden"
 	"github.com/medkb/medkb/internal/text"
@@ -38,15 +39,19 @@ func openSample(t *testing.T) *medkb.DB {
 	if err != nil || res.Err() != nil {
 		t.Fatal(err, res.Err())
 	}
-	if _, err := db.Ingest(ctx, res.Docs); err != nil {
+	docs := make([]medkb.Doc, len(res.Docs))
+	for i, d := range res.Docs {
+		docs[i] = medkb.Doc(d)
+	}
+	if _, err := db.Ingest(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
 	var ents []medkb.Entity
 	var triples []medkb.Triple
-	if err := graph.ReadEntities(open("graph/entities.jsonl"), "entities", func(e medkb.Entity) error { ents = append(ents, e); return nil }); err != nil {
+	if err := graph.ReadEntities(open("graph/entities.jsonl"), "entities", func(e base.Entity) error { ents = append(ents, medkb.Entity(e)); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := graph.ReadTriples(open("graph/kg.jsonl"), "kg", func(x medkb.Triple) error { triples = append(triples, x); return nil }); err != nil {
+	if err := graph.ReadTriples(open("graph/kg.jsonl"), "kg", func(x base.Triple) error { triples = append(triples, medkb.Triple(x)); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.IngestGraph(ctx, ents, triples); err != nil {

@@ -90,18 +90,18 @@ func loadSample(ctx context.Context, db *medkb.DB) error {
 	if err := res.Err(); err != nil {
 		return err
 	}
-	if _, err := db.Ingest(ctx, res.Docs); err != nil {
+	if _, err := db.Ingest(ctx, publicDocs(res.Docs)); err != nil {
 		return err
 	}
-	var ents []base.Entity
-	var triples []base.Triple
+	var ents []medkb.Entity
+	var triples []medkb.Triple
 	if err := readFS(fsys, "graph/entities.jsonl", func(f fs.File) error {
-		return graph.ReadEntities(f, "graph/entities.jsonl", func(x base.Entity) error { ents = append(ents, x); return nil })
+		return graph.ReadEntities(f, "graph/entities.jsonl", func(x base.Entity) error { ents = append(ents, medkb.Entity(x)); return nil })
 	}); err != nil {
 		return err
 	}
 	if err := readFS(fsys, "graph/kg.jsonl", func(f fs.File) error {
-		return graph.ReadTriples(f, "graph/kg.jsonl", func(t base.Triple) error { triples = append(triples, t); return nil })
+		return graph.ReadTriples(f, "graph/kg.jsonl", func(t base.Triple) error { triples = append(triples, medkb.Triple(t)); return nil })
 	}); err != nil {
 		return err
 	}

@@ -176,7 +176,7 @@ func (r *ingestRun) docs(path string) error {
 	start := time.Now()
 	need := uint64(0)
 	check := func(n int, d base.Doc) error {
-		if err := r.db.CheckDoc(&d); err != nil {
+		if err := r.db.CheckDoc((*medkb.Doc)(&d)); err != nil {
 			return &docio.LineError{Reason: err.Error()}
 		}
 		need += r.storeBytes(len(d.Text))
@@ -203,7 +203,7 @@ func (r *ingestRun) docs(path string) error {
 		defer bar.Finish()
 	}
 	var total medkb.IngestResult
-	var batch []base.Doc
+	var batch []medkb.Doc
 	var lines []int
 	text := 0
 	flush := func() error {
@@ -233,7 +233,7 @@ func (r *ingestRun) docs(path string) error {
 		if check(n, d) != nil {
 			return nil // a bad line --skip-bad skips, reported above
 		}
-		batch = append(batch, d)
+		batch = append(batch, medkb.Doc(d))
 		lines = append(lines, n)
 		if text += len(d.Text); len(batch) >= docBatch || text >= docBatchText {
 			return flush()
@@ -299,6 +299,15 @@ func scanDocs(path string, fn func(line int, d base.Doc) error) (*docio.Result, 
 	}
 	defer f.Close()
 	return docio.Scan(f, path, fn)
+}
+
+// publicDocs converts documents read by docio to the API's.
+func publicDocs(docs []base.Doc) []medkb.Doc {
+	out := make([]medkb.Doc, len(docs))
+	for i, d := range docs {
+		out[i] = medkb.Doc(d)
+	}
+	return out
 }
 
 // lineOf maps "document N" of a batch in an ingest error back to its
