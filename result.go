@@ -122,9 +122,16 @@ type Path struct {
 	Nodes     []string `json:"nodes"`     // entity names, in path order
 	Types     []string `json:"types"`     // their types
 	Relations []string `json:"relations"` // the edges between them
-	Text      string   `json:"text"`      // the path as a sentence
-	Score     float64  `json:"score"`
+	// Reverse[i] is true when step i was walked against its edge; the
+	// JSON writes such a relation "<-relation" instead.
+	Reverse []bool  `json:"-"`
+	Text    string  `json:"text"` // the path as a sentence
+	Score   float64 `json:"score"`
 }
+
+// MarshalJSON writes the path as `medkb query --json` does, a step walked
+// against its edge as "<-relation".
+func (p Path) MarshalJSON() ([]byte, error) { return planner.Path(p).MarshalJSON() }
 
 // Relevance reports the relevance stage: which candidates count as
 // evidence, and why.
