@@ -3,13 +3,15 @@ package medkb
 import (
 	"context"
 
+	"github.com/medkb/medkb/dsl"
+
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/planner"
 )
 
-// MaxQueryBytes bounds one statement (the language checks it too).
-const MaxQueryBytes = 64 << 10
+// MaxQueryBytes bounds one statement; a longer one is a parse error.
+const MaxQueryBytes = dsl.MaxStatementBytes
 
 // Query runs one RETRIEVE statement. ctx bounds it: cancellation or a
 // deadline stops it within milliseconds in whatever stage it is, with a
