@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/medkb/medkb/dsl"
-
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/planner"
