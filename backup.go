@@ -12,9 +12,12 @@ import (
 // empty), builds the copy's BM25 index, checks it and returns its
 // statistics. It opens dir read-only: readers and rebuilds go on, a writer
 // in another process makes it wait up to opts.LockTimeout. Of opts only
-// LockTimeout and Embedder (for a store whose embedder medkb cannot
-// recreate) matter. A DB that is open already can use DB.Backup.
+// LockTimeout, Embedder and EmbedServer (which the copy's check needs to
+// recreate the store's embedder) matter. A DB that is open already can use DB.Backup.
 func Backup(ctx context.Context, dir, dest string, opts *Options) (*Stats, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -27,7 +30,7 @@ func Backup(ctx context.Context, dir, dest string, opts *Options) (*Stats, error
 	if err := errors.Join(err, st.Close()); err != nil {
 		return nil, err
 	}
-	return verifyCopy(ctx, dir, dest, &Options{LockTimeout: o.LockTimeout, Embedder: o.Embedder})
+	return verifyCopy(ctx, dir, dest, &Options{LockTimeout: o.LockTimeout, Embedder: o.Embedder, EmbedServer: o.EmbedServer})
 }
 
 // Backup is the package-level Backup taken through db: the copy comes from

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/store"
 )
 
@@ -54,7 +53,7 @@ func TestBackupOfAWriterWhileItWrites(t *testing.T) {
 			if a == 10 {
 				first <- struct{}{}
 			}
-			var docs []base.Doc
+			var docs []Doc
 			for i := a; i < a+10; i++ {
 				docs = append(docs, crashDoc(i, 0))
 			}

@@ -13,7 +13,7 @@ import (
 // vectors) in batches of 1,000 documents of about 80 words; docs/s is
 // reported as a metric.
 func BenchmarkIngest(b *testing.B) {
-	docs := synth.Docs(1000, 1)
+	docs := convert(synth.Docs(1000, 1), fromBaseDoc)
 	db, err := Open(filepath.Join(b.TempDir(), "kb"), nil)
 	if err != nil {
 		b.Fatal(err)
@@ -43,7 +43,7 @@ func BenchmarkPrepare(b *testing.B) {
 	defer db.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.prepare(context.Background(), docs, nil); err != nil {
+		if _, err := db.preparer().prepare(context.Background(), docs, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

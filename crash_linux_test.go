@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/medkb/medkb/index/bm25"
-	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/damage"
 )
 
@@ -43,7 +42,7 @@ func fillUp(t *testing.T, db *DB, first int, stopAtIndexErr bool) (acked int, in
 // hang.
 func ingestBatch(t *testing.T, db *DB, first int) (*IngestResult, error) {
 	t.Helper()
-	var docs []base.Doc
+	var docs []Doc
 	for i := first; i < first+fillBatch; i++ {
 		docs = append(docs, crashDoc(i, 0))
 	}
@@ -110,7 +109,7 @@ func TestFullDisk(t *testing.T) {
 				t.Fatalf("%d documents, want the %d acknowledged", got, acked)
 			}
 			n := 0
-			if err := ro.Export(func(*base.Doc) error { n++; return nil }); err != nil || n != acked {
+			if err := ro.Export(func(*Doc) error { n++; return nil }); err != nil || n != acked {
 				t.Fatalf("export: %d documents, %v", n, err)
 			}
 			if _, err := ro.Show([]string{crashID(acked - 1)}); err != nil {
@@ -157,7 +156,7 @@ func TestFullIndexDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Ingest(context.Background(), []base.Doc{crashDoc(0, 0)}); err != nil {
+	if _, err := db.Ingest(context.Background(), []Doc{crashDoc(0, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

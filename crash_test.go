@@ -13,8 +13,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/medkb/medkb/internal/base"
 )
 
 // The crash harness runs writers in a child process (this test binary,
@@ -40,7 +38,7 @@ var crashTypes = []string{"lab", "pathology", "complaint", "imaging", "history",
 // BM25 query restricted to one document finds it, and ends its first
 // chunk with a sign-off, which state B drops; every seventh is long
 // enough for several chunks.
-func crashDoc(i, v int) base.Doc {
+func crashDoc(i, v int) Doc {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Note %d, version %d. Troponin I %d.%d ng/mL on admission; creatinine %d umol/L. ", i, v, i%9, v%10, 60+i%80)
 	fmt.Fprintf(&b, "The patient complains of chest pain radiating to the left arm for %d hours. ", 1+i%12)
@@ -50,7 +48,7 @@ func crashDoc(i, v int) base.Doc {
 			fmt.Fprintf(&b, "Follow-up %d: blood pressure %d/%d mmHg, pulse %d per minute, no new findings. ", k, 110+k, 70+k%20, 60+k)
 		}
 	}
-	return base.Doc{ID: crashID(i), Text: b.String(), Type: crashTypes[i%len(crashTypes)],
+	return Doc{ID: crashID(i), Text: b.String(), Type: crashTypes[i%len(crashTypes)],
 		Patient: fmt.Sprintf("P%04d", i%500), Time: fmt.Sprintf("20%02d-%02d-01", 10+i%15, 1+i%12)}
 }
 
@@ -107,7 +105,7 @@ func crashIngest() error {
 	ctx := context.Background()
 	for a := from; a < to; a += size {
 		b := min(a+size, to)
-		var docs []base.Doc
+		var docs []Doc
 		for i := a; i < b; i++ {
 			docs = append(docs, crashDoc(i, 0))
 		}
@@ -238,7 +236,7 @@ func (l *ledger) verify(t testing.TB, dir string) int {
 		t.Fatalf("after kill: %v", err)
 	}
 	present := map[int]bool{}
-	err = db.Export(func(d *base.Doc) error {
+	err = db.Export(func(d *Doc) error {
 		n, err := strconv.Atoi(strings.TrimPrefix(d.ID, "doc-"))
 		present[n] = true
 		return err
@@ -383,7 +381,7 @@ func TestCrashLong(t *testing.T) {
 	}
 	defer db.Close()
 	for a := 0; a < total; a += r.batch {
-		var docs []base.Doc
+		var docs []Doc
 		for i := a; i < min(a+r.batch, total); i++ {
 			docs = append(docs, crashDoc(i, 0))
 		}
@@ -412,7 +410,7 @@ func TestCrashDuringRepair(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []base.Doc
+	var docs []Doc
 	for i := range 400 {
 		docs = append(docs, crashDoc(i, 0))
 	}

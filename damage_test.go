@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/damage"
 	"github.com/medkb/medkb/store"
 )
@@ -64,7 +63,7 @@ func readsWork(t *testing.T, dir string, want int) *DB {
 		t.Fatalf("stats: %+v, %v; want %d documents", s, err, want)
 	}
 	n := 0
-	if err := db.Export(func(*base.Doc) error { n++; return nil }); err != nil || n != want {
+	if err := db.Export(func(*Doc) error { n++; return nil }); err != nil || n != want {
 		t.Fatalf("export: %d documents, %v; want %d", n, err, want)
 	}
 	if v, err := db.Show([]string{sampleDocs(t)[0].ID}); err != nil || len(v) != 1 || len(v[0].Chunks) == 0 {
@@ -185,7 +184,7 @@ func TestIndexBehindTheStore(t *testing.T) {
 	if _, err := db.Ingest(ctx, docs[:10]); err != nil {
 		t.Fatal(err)
 	}
-	puts, err := db.prepare(ctx, docs[10:20], nil)
+	puts, err := db.preparer().prepare(ctx, convert(docs[10:20], toBaseDoc), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

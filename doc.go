@@ -9,6 +9,18 @@
 //
 // # Design
 //
+// The types of this package (Doc, Entity, Triple, Result and what they
+// hold) are its own, documented here, and converted at the boundary: a
+// Doc, Entity or Triple to the store's record by a type conversion, which
+// the compiler refuses once the two differ (Tier is the store's type for
+// that reason); a Result field by field from the planner's, which a test
+// keeps in step (the JSON of `medkb query --json` is the planner's).
+// Options are checked before anything is opened (Options.Validate: a
+// negative ChunkTokens is an error, not the default), and the package
+// reads no environment variable: the medkb command reads
+// $MEDKB_EMBED_URL and the API keys and passes them as
+// Options.EmbedServer.
+//
 // A DB wires the parts explicitly: the bbolt store (system of record), the
 // BM25 index and the vector slab derived from it, the knowledge graph built
 // from the stored triples, the tokenizer and the embedder. A read-write
@@ -22,14 +34,19 @@
 // up other writers; then the store commits; then the BM25 index and the
 // vector slab apply the change. A call that fails before the commit leaves
 // the store as it was. Once bbolt has committed, the write is
-// acknowledged whatever happens to the index after it.
+// acknowledged whatever happens to the index after it. Every document a
+// store receives takes this one path (prepare.go: Ingest's, and so
+// `medkb ingest`'s, and Rebuild's, which only skips the input checks
+// its stored records passed once), and its date is read there once:
+// the store's vector slot and the BM25 index take the day from the
+// write (store.DocWrite.Day) rather than reading the text again.
 //
 // Every step is linear in its input. Chunking aims each chunk's end from
 // the token counts so far instead of bisecting the rest of the text (a
 // megabyte without a space chunks in seconds, not minutes; see
 // internal/text), and graph writes go to bbolt in key order
 // (store.PutGraph). Validation caps every field of a document
-// (base.Doc.Validate; CheckDoc adds the store's dimension): a 5 MB meta
+// (CheckDoc: the limits are documented on Doc's fields): a 5 MB meta
 // value or title would otherwise be copied into every chunk's index entry,
 // and a text of only white space would be stored without a chunk. A call's
 // memory grows with its documents, several copies of each vector, so a

@@ -8,32 +8,18 @@ import (
 	"path/filepath"
 
 	"github.com/medkb/medkb"
+	"github.com/medkb/medkb/dsl"
 )
 
 func Example() {
-	dir, err := os.MkdirTemp("", "medkb-example-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	db, done := exampleStore(
+		medkb.Doc{ID: "p1-allergy", Text: "Severe allergy: anaphylaxis to penicillin in 2015.", Type: "allergy", Patient: "P1", Time: "2019-03-02"},
+		medkb.Doc{ID: "p1-lab", Text: "Troponin I 2.3 ng/mL, markedly raised. Creatinine 1.1 mg/dL.", Type: "lab", Patient: "P1", Time: "2019-03-02"},
+		medkb.Doc{ID: "p1-complaint", Text: "Crushing chest pain for two hours, radiating to the left arm.", Type: "complaint", Patient: "P1", Time: "2019-03-02"},
+	)
+	defer done()
 
-	db, err := medkb.Open(filepath.Join(dir, "kb"), nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer db.Close()
-
-	ctx := context.Background()
-	docs := []medkb.Doc{
-		{ID: "p1-allergy", Text: "Severe allergy: anaphylaxis to penicillin in 2015.", Type: "allergy", Patient: "P1", Time: "2019-03-02"},
-		{ID: "p1-lab", Text: "Troponin I 2.3 ng/mL, markedly raised. Creatinine 1.1 mg/dL.", Type: "lab", Patient: "P1", Time: "2019-03-02"},
-		{ID: "p1-complaint", Text: "Crushing chest pain for two hours, radiating to the left arm.", Type: "complaint", Patient: "P1", Time: "2019-03-02"},
-	}
-	if _, err := db.Ingest(ctx, docs); err != nil {
-		log.Fatal(err)
-	}
-
-	res, err := db.Query(ctx, `RETRIEVE "chest pain, troponin" WHERE patient = "P1" PACK budget 100 kmin 1 now "2019-03-03"`)
+	res, err := db.Query(context.Background(), `RETRIEVE "chest pain, troponin" WHERE patient = "P1" PACK budget 100 kmin 1 now "2019-03-03"`)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,4 +44,53 @@ func Example() {
 	// [1] p1-allergy#0, allergy, patient P1, 2019-03-02
 	// [2] p1-lab#0, lab, patient P1, 2019-03-02
 	// [3] p1-complaint#0, complaint, patient P1, 2019-03-02
+}
+
+// Statements are text, and the language has no parameters to bind yet:
+// a program that puts a user's words or an id into a statement writes
+// them as string literals with dsl.Quote, so that no quote, keyword or
+// comment in them can change the statement around them.
+func Example_quotedValues() {
+	db, done := exampleStore(
+		medkb.Doc{ID: "p1-lab", Text: "Troponin I 2.3 ng/mL, markedly raised.", Type: "lab", Patient: "P1", Time: "2024-03-05"},
+		medkb.Doc{ID: "p2-lab", Text: "Troponin I 0.01 ng/mL, normal.", Type: "lab", Patient: "P2", Time: "2024-03-05"},
+	)
+	defer done()
+
+	question := `Troponin I raised?" WHERE patient = "P2` // as a user typed it
+	patient := "P1"
+	stmt := "RETRIEVE " + dsl.Quote(question) + " WHERE patient = " + dsl.Quote(patient) + " PACK budget 64"
+	fmt.Println(stmt)
+
+	res, err := db.Query(context.Background(), stmt)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(res.Context)
+	// Output:
+	// RETRIEVE "Troponin I raised?\" WHERE patient = \"P2" WHERE patient = "P1" PACK budget 64
+	// [1] T2 2024-03-05: Troponin I 2.3 ng/mL, markedly raised.
+}
+
+// exampleStore opens a new store in a temporary directory and ingests
+// docs; done closes and removes it.
+func exampleStore(docs ...medkb.Doc) (db *medkb.DB, done func()) {
+	dir, err := os.MkdirTemp("", "medkb-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	db, err = medkb.Open(filepath.Join(dir, "kb"), nil)
+	if err != nil {
+		os.RemoveAll(dir)
+		log.Fatal(err)
+	}
+	done = func() {
+		db.Close()
+		os.RemoveAll(dir)
+	}
+	if _, err := db.Ingest(context.Background(), docs); err != nil {
+		done()
+		log.Fatal(err)
+	}
+	return db, done
 }

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/medkb/medkb/internal/base"
 )
 
 // expandNote runs an expanding EXPLAIN ANALYZE on db and returns the
@@ -40,8 +38,8 @@ func TestGraphFile(t *testing.T) {
 	ctx := context.Background()
 	put := func(tail string) {
 		t.Helper()
-		tr := base.Triple{Head: "aspirin", HeadType: "Drug", Relation: "treats", Tail: tail, TailType: "Symptom"}
-		if _, err := db.IngestGraph(ctx, nil, []base.Triple{tr}); err != nil {
+		tr := Triple{Head: "aspirin", HeadType: "Drug", Relation: "treats", Tail: tail, TailType: "Symptom"}
+		if _, err := db.IngestGraph(ctx, nil, []Triple{tr}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,14 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/medkb/medkb/index/bm25"
-	"github.com/medkb/medkb/index/vector"
 	"github.com/medkb/medkb/internal/base"
-	"github.com/medkb/medkb/internal/clinical"
-	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/store"
 )
 
@@ -51,34 +46,50 @@ const bm25Batch = 2000
 // Ingest upserts docs by id in one atomic write: after an error nothing
 // was committed. A failure after the commit is not an error of Ingest but
 // IngestResult.IndexErr.
-func (db *DB) Ingest(ctx context.Context, docs []base.Doc) (*IngestResult, error) {
+func (db *DB) Ingest(ctx context.Context, docs []Doc) (*IngestResult, error) {
 	return db.IngestProgress(ctx, docs, nil)
 }
 
 // IngestProgress is Ingest with a progress callback.
-func (db *DB) IngestProgress(ctx context.Context, docs []base.Doc, progress Progress) (*IngestResult, error) {
+func (db *DB) IngestProgress(ctx context.Context, docs []Doc, progress Progress) (*IngestResult, error) {
+	return db.ingest(ctx, db.preparer(), convert(docs, toBaseDoc), progress)
+}
+
+// ingest prepares docs with p and commits them: the write of every
+// document, Ingest's and Rebuild's (whose p carries stored records over).
+func (db *DB) ingest(ctx context.Context, p *preparer, docs []base.Doc, progress Progress) (*IngestResult, error) {
 	if db.opts.ReadOnly {
 		return nil, store.ErrReadOnly
 	}
-	puts, err := db.prepare(ctx, docs, progress)
+	puts, err := p.prepare(ctx, docs, progress)
 	if err != nil {
 		return nil, err
 	}
-	ch, indexErr, err := db.commit(ctx, &store.Batch{Put: puts, Embedder: db.emb.Name(), Dim: db.emb.Dim()})
+	ch, indexErr, err := db.commit(ctx, &store.Batch{Put: puts, Embedder: p.emb.Name(), Dim: p.emb.Dim()})
 	if err != nil {
 		return nil, err
 	}
 	return &IngestResult{Docs: len(puts), Chunks: len(ch.Added), Deleted: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
 }
 
+// DeleteResult says what a Delete committed.
+type DeleteResult struct {
+	Docs   int    // documents removed; an id not stored counts for nothing
+	Chunks int    // their chunks, removed from the store and every index
+	Seq    uint64 // the store's write sequence after the commit
+	// IndexErr is set when the write was committed but the derived
+	// indexes could not follow it, as IngestResult.IndexErr.
+	IndexErr error
+}
+
 // Delete removes documents by id from the store and every index; like
 // Ingest, an error means nothing was committed.
-func (db *DB) Delete(ctx context.Context, ids []string) (*IngestResult, error) {
+func (db *DB) Delete(ctx context.Context, ids []string) (*DeleteResult, error) {
 	ch, indexErr, err := db.commit(ctx, &store.Batch{Delete: ids})
 	if err != nil {
 		return nil, err
 	}
-	return &IngestResult{Deleted: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
+	return &DeleteResult{Docs: ch.DeletedDocs, Chunks: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
 }
 
 // commit is the one path of every document write: one store transaction,
@@ -170,7 +181,6 @@ func applyBM25(bm *bm25.Index, have uint64, ch *store.Change) error {
 }
 
 func bm25Doc(a store.Added) bm25.Doc {
-	day, _ := base.ParseDay(a.Doc.Time) // validated at ingest
 	txt := a.Chunk.Text
 	if h := a.Doc.Heading(); h != "" {
 		txt = h + "\n" + txt
@@ -178,166 +188,15 @@ func bm25Doc(a store.Added) bm25.Doc {
 	return bm25.Doc{
 		Ord: a.Chunk.Ord, Doc: a.Doc.ID, Text: txt, Tier: a.Chunk.Tier,
 		Type: a.Doc.Type, Patient: a.Doc.Patient, Source: a.Doc.Source, Evidence: a.Doc.Evidence,
-		Lang: a.Doc.Lang, Time: day, Meta: a.Doc.Meta,
+		Lang: a.Doc.Lang, Time: a.Day, Meta: a.Doc.Meta,
 	}
 }
 
-// prepare validates, tiers, chunks, compresses and embeds docs in
-// parallel, in groups so an embedding endpoint sees batched requests.
-func (db *DB) prepare(ctx context.Context, docs []base.Doc, progress Progress) ([]store.DocWrite, error) {
-	const group = 64
-	out := make([]store.DocWrite, len(docs))
-	errs := make([]error, len(docs))
-	next := make(chan int)
-	var done sync.WaitGroup
-	var mu sync.Mutex
-	finished := 0
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			for lo := range next {
-				hi := min(lo+group, len(docs))
-				if err := db.prepareGroup(ctx, docs[lo:hi], out[lo:hi], errs[lo:hi]); err != nil {
-					errs[lo] = err
-					cancel()
-				}
-				if progress != nil {
-					mu.Lock()
-					finished += hi - lo
-					progress(finished, len(docs))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-feed:
-	for lo := 0; lo < len(docs); lo += group {
-		select {
-		case next <- lo:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	done.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return nil, &DocError{Index: i, ID: docs[i].ID, Err: err}
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// CheckDoc returns the error Ingest would reject d with, or nil: those of
-// d.Validate, and a vector of another dimension than the store's. A
-// caller can check a whole input before writing any of it.
-func (db *DB) CheckDoc(d *base.Doc) error {
-	if err := d.Validate(); err != nil {
-		return err
-	}
-	return db.checkDim(d)
-}
-
-func (db *DB) checkDim(d *base.Doc) error {
-	if dim := db.emb.Dim(); len(d.Vector) > 0 && len(d.Vector) != dim {
-		return fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), db.emb.Name(), dim)
-	}
-	return nil
-}
-
-// prepareGroup fills out[i] for docs[i]; per-document problems go to errs.
-func (db *DB) prepareGroup(ctx context.Context, docs []base.Doc, out []store.DocWrite, errs []error) error {
-	dim := db.emb.Dim()
-	var texts []string
-	type pending struct {
-		doc, chunk int
-		b          bool
-	}
-	var owners []pending
-	for i := range docs {
-		d := docs[i]
-		check := db.CheckDoc
-		if db.rebuilding {
-			check = db.checkDim
-		}
-		if err := check(&d); err != nil {
-			errs[i] = err
-			continue
-		}
-		tierGiven := d.Tier.Valid()
-		given := d.Type != "" || tierGiven
-		var docWhy clinical.Reason
-		d.Tier, docWhy = clinical.Classify(d.Type, d.Tier, d.Text)
-		if d.Lang == "" {
-			d.Lang = text.Lang(d.Text)
-		}
-		w := store.DocWrite{Doc: d, TierGiven: tierGiven}
-		pieces := text.Chunk(d.Text, db.opts.chunkTokens(), db.tok)
-		for _, piece := range pieces {
-			// The chunk's own classification (type, else its text) says
-			// whether it is permanent and, for an untyped note spanning
-			// chunks, its tier: one CT mentioned in a long narrative must
-			// not lift the whole note to T2.
-			own, why := clinical.Classify(d.Type, base.TierNone, piece)
-			c := base.Chunk{Tier: d.Tier, TierBy: docWhy.String(), Text: piece, TokensA: db.tok.Count(piece),
-				Keys: clinical.Keys(piece), Permanent: why.Permanent()}
-			if !given && len(pieces) > 1 {
-				c.Tier, c.TierBy, c.TierOwn = own, why.String(), true
-			}
-			c.NTotal = len(c.Keys)
-			if c.Tier == base.T1 || c.Tier == base.T2 {
-				if b, tb, ne, nt := clinical.StateB(piece, c.TokensA, db.tok.Count); b != "" {
-					c.TextB, c.TokensB, c.NEntity, c.NTotal = b, tb, ne, nt
-				}
-			}
-			w.Chunks = append(w.Chunks, c)
-			if len(d.Vector) == 0 {
-				texts = append(texts, piece)
-				owners = append(owners, pending{doc: i, chunk: len(w.Chunks) - 1})
-			}
-			if c.TextB != "" && len(d.Vector) == 0 {
-				texts = append(texts, c.TextB)
-				owners = append(owners, pending{doc: i, chunk: len(w.Chunks) - 1, b: true})
-			}
-		}
-		w.Vectors = make([]float32, len(w.Chunks)*dim)
-		if len(d.Vector) > 0 {
-			v := append([]float32(nil), d.Vector...)
-			if !vector.Normalize(v) {
-				errs[i] = fmt.Errorf(`"vector" is all zeros`)
-				continue
-			}
-			for c := range w.Chunks {
-				copy(w.Vectors[c*dim:], v)
-				if w.Chunks[c].TextB != "" {
-					w.Chunks[c].VectorB = v
-				}
-			}
-		}
-		out[i] = w
-	}
-	if len(texts) == 0 {
-		return nil
-	}
-	vecs, err := db.emb.Embed(ctx, texts)
-	if err != nil {
-		return fmt.Errorf("embedding: %w", err)
-	}
-	for j, o := range owners {
-		if errs[o.doc] != nil {
-			continue
-		}
-		if o.b {
-			out[o.doc].Chunks[o.chunk].VectorB = vecs[j]
-		} else {
-			copy(out[o.doc].Vectors[o.chunk*dim:], vecs[j])
-		}
-	}
-	return nil
+// CheckDoc returns the error Ingest would reject d with, or nil: a field
+// over its limit or unreadable (see Doc), and a vector of another
+// dimension than the store's. A caller can check a whole input before
+// writing any of it.
+func (db *DB) CheckDoc(d *Doc) error {
+	_, err := db.preparer().check((*base.Doc)(d))
+	return err
 }

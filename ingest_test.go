@@ -27,9 +27,9 @@ func TestIngestLongUnspacedDocument(t *testing.T) {
 	checked(t, db)
 	for _, unit := range []string{"abcdefghij", "肌酐"} {
 		id := "long-" + unit
-		doc := base.Doc{ID: id, Text: strings.Repeat(unit, base.MaxTextBytes/len(unit))}
+		doc := Doc{ID: id, Text: strings.Repeat(unit, base.MaxTextBytes/len(unit))}
 		start := time.Now()
-		res, err := db.Ingest(context.Background(), []base.Doc{doc})
+		res, err := db.Ingest(context.Background(), []Doc{doc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,13 +63,13 @@ func TestCheckDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked(t, db)
-	for _, d := range []base.Doc{
+	for _, d := range []Doc{
 		{ID: "a", Text: " \n\t"},
 		{ID: "a", Text: "x", Vector: []float32{1, 2}},
 		{ID: "a", Text: "x", Meta: map[string]string{"k": strings.Repeat("v", base.MaxMetaValueBytes+1)}},
 	} {
 		want := db.CheckDoc(&d)
-		_, got := db.Ingest(context.Background(), []base.Doc{d})
+		_, got := db.Ingest(context.Background(), []Doc{d})
 		if want == nil || got == nil || !strings.HasSuffix(got.Error(), want.Error()) {
 			t.Errorf("%.40q: CheckDoc %v, Ingest %v", d.Text, want, got)
 		}
@@ -90,13 +90,13 @@ func TestRebuildKeepsWhatTodaysChecksReject(t *testing.T) {
 		t.Fatal(err)
 	}
 	legacy := []store.DocWrite{
-		{Doc: base.Doc{ID: "blank", Text: "   ", Tier: base.T4}},
-		{Doc: base.Doc{ID: "big-meta", Text: "   ", Tier: base.T4, Meta: map[string]string{"k": strings.Repeat("v", 5<<20)}}},
+		{Doc: base.Doc{ID: "blank", Text: "   ", Tier: base.T4}, Day: base.NoDay},
+		{Doc: base.Doc{ID: "big-meta", Text: "   ", Tier: base.T4, Meta: map[string]string{"k": strings.Repeat("v", 5<<20)}}, Day: base.NoDay},
 	}
 	if _, _, err := db.commit(context.Background(), &store.Batch{Put: legacy, Embedder: db.emb.Name(), Dim: db.emb.Dim()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Ingest(context.Background(), []base.Doc{{ID: "ok", Text: "Chest pain."}}); err != nil {
+	if _, err := db.Ingest(context.Background(), []Doc{{ID: "ok", Text: "Chest pain."}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -120,18 +120,59 @@ func TestIngestGraphChecksRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked(t, db)
-	good := base.Triple{Head: "aspirin", HeadType: "Drug", Relation: "treats", Tail: "pain", TailType: "Symptom"}
+	good := Triple{Head: "aspirin", HeadType: "Drug", Relation: "treats", Tail: "pain", TailType: "Symptom"}
 	bad := good
 	bad.Tail = "pa\x00in"
-	_, err = db.IngestGraph(context.Background(), nil, []base.Triple{good, bad})
+	_, err = db.IngestGraph(context.Background(), nil, []Triple{good, bad})
 	if err == nil || !strings.Contains(err.Error(), `triple 2 ("aspirin" -treats-> "pa\x00in"): "tail" has a control character`) {
 		t.Fatalf("err = %v", err)
 	}
-	_, err = db.IngestGraph(context.Background(), []base.Entity{{Name: strings.Repeat("x", 5<<20), Type: "Drug"}}, nil)
+	_, err = db.IngestGraph(context.Background(), []Entity{{Name: strings.Repeat("x", 5<<20), Type: "Drug"}}, nil)
 	if err == nil || !strings.Contains(err.Error(), `entity 1 (Drug "xxxx`) || !strings.HasSuffix(err.Error(), `"name" is 5242880 bytes, more than 1024`) {
 		t.Fatalf("err = %v", err)
 	}
 	if st, _ := db.Stats(); st.Entities != 0 || st.Triples != 0 {
 		t.Fatalf("a rejected graph write stored %d entities, %d triples", st.Entities, st.Triples)
 	}
+}
+
+// TestDayReadOnce checks that the day a document's time names, read once
+// when it is prepared, is the one both retrievers filter on, after the
+// write and after the BM25 index is rebuilt from the store's log.
+func TestDayReadOnce(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	docs := []Doc{
+		{ID: "new", Text: "Chest pain radiating to the left arm.", Time: "2024年3月5日10时"},
+		{ID: "old", Text: "Chest pain on exertion.", Time: "2019/1/2"},
+		{ID: "undated", Text: "Chest pain at rest."},
+	}
+	if _, err := db.Ingest(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	want := func(when string) {
+		t.Helper()
+		for _, using := range []string{"bm25(k=5)", "vector(k=5)"} {
+			r, err := db.Query(ctx, `RETRIEVE "chest pain" USING `+using+` WHERE time >= "2024-03-05"`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range r.Items {
+				got = append(got, it.Doc)
+			}
+			if strings.Join(got, ",") != "new" {
+				t.Errorf("%s, %s: time >= 2024-03-05 finds %v, want [new]", when, using, got)
+			}
+		}
+	}
+	want("after the write")
+	if _, err := db.RepairIndex(); err != nil {
+		t.Fatal(err)
+	}
+	want("after the index is rebuilt")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/medkb/medkb/index/bm25"
@@ -20,11 +19,6 @@ type DB struct {
 	opts Options
 	tok  text.Tokenizer
 	emb  embed.Embedder
-
-	// rebuilding: the documents come from a store, where the checks of
-	// their day admitted them; Rebuild carries them over without the
-	// input checks of today (base.Doc.Validate), which may be stricter.
-	rebuilding bool
 
 	writeMu sync.Mutex   // one writer at a time
 	mu      sync.RWMutex // guards cur against a generation switch
@@ -61,6 +55,9 @@ type generation struct {
 // queries report why. A read-only Open leaves the index until the first
 // query, so stats, show and export never need it.
 func Open(dir string, opts *Options) (*DB, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	db := &DB{dir: dir}
 	if opts != nil {
 		db.opts = *opts
@@ -97,7 +94,7 @@ func (db *DB) attach(g *generation) error {
 		return err
 	}
 	if db.emb == nil {
-		if db.emb, err = chooseEmbedder(db.opts.Embedder, m); err != nil {
+		if db.emb, err = chooseEmbedder(db.opts.Embedder, m, db.opts.EmbedServer); err != nil {
 			return err
 		}
 	}
@@ -127,7 +124,10 @@ func (db *DB) attach(g *generation) error {
 	return nil
 }
 
-func chooseEmbedder(given embed.Embedder, m store.Meta) (embed.Embedder, error) {
+// chooseEmbedder returns given, checked against the embedder the store
+// recorded in m, or else recreates that one (served by server when it is
+// an OpenAI-compatible one).
+func chooseEmbedder(given embed.Embedder, m store.Meta, server embed.OpenAIConfig) (embed.Embedder, error) {
 	if given != nil {
 		if m.Embedder != "" && (given.Name() != m.Embedder || given.Dim() != m.Dim) {
 			return nil, fmt.Errorf("%w: the store was built with %s (dim %d) but Options.Embedder is %s (dim %d)",
@@ -138,7 +138,7 @@ func chooseEmbedder(given embed.Embedder, m store.Meta) (embed.Embedder, error) 
 	if m.Embedder == "" {
 		return embed.NewHash(DefaultDim), nil
 	}
-	e, err := embed.Named(m.Embedder, m.Dim, os.Getenv("MEDKB_EMBED_URL"))
+	e, err := embed.Named(m.Embedder, m.Dim, server)
 	if errors.Is(err, embed.ErrUnknown) {
 		return nil, fmt.Errorf("%w: the store was built with %q, which this medkb cannot recreate; pass Options.Embedder",
 			store.ErrEmbedderMismatch, m.Embedder)

@@ -10,12 +10,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/store"
 )
 
 // sampleDocs reads the embedded sample corpus.
-func sampleDocs(t testing.TB) []base.Doc {
+func sampleDocs(t testing.TB) []Doc {
 	t.Helper()
 	docs, _, _, err := readSample()
 	if err != nil {
@@ -75,7 +75,7 @@ func TestBadDocumentLeavesStoreUnchanged(t *testing.T) {
 	db := openSample(t)
 	before, _ := db.Stats()
 	docs := sampleDocs(t)[:5]
-	docs = append(docs, base.Doc{ID: "bad", Text: "x", Vector: []float32{1, 2}}) // wrong dimension
+	docs = append(docs, Doc{ID: "bad", Text: "x", Vector: []float32{1, 2}}) // wrong dimension
 	_, err := db.Ingest(context.Background(), docs)
 	var de *DocError
 	if !errors.As(err, &de) || de.Index != 5 || !strings.Contains(err.Error(), "dimensions") {
@@ -94,8 +94,17 @@ func TestDeleteRemovesEverywhere(t *testing.T) {
 	if err != nil || len(r.Items) == 0 {
 		t.Fatalf("before delete: %v %+v", err, r)
 	}
-	if _, err := db.Delete(ctx, []string{"P001-lab-06"}); err != nil {
+	shown, err := db.Show([]string{"P001-lab-06"})
+	if err != nil {
 		t.Fatal(err)
+	}
+	before, _ := db.Stats()
+	res, err := db.Delete(ctx, []string{"P001-lab-06", "no-such-doc", "P001-lab-06"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Docs != 1 || res.Chunks != len(shown[0].Chunks) || res.Seq != before.Seq+1 || res.IndexErr != nil {
+		t.Fatalf("Delete = %+v; want 1 document of %d chunks at write %d", res, len(shown[0].Chunks), before.Seq+1)
 	}
 	for _, using := range []string{"bm25(k=5)", "vector(k=5)"} {
 		r, err = db.Query(ctx, `RETRIEVE "troponin" USING `+using+` WHERE doc = "P001-lab-06"`)
@@ -118,7 +127,7 @@ func TestOpenReplaysWhatTheIndexMissed(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Commit to the store only, as if the process died right after.
-	puts, err := db.prepare(context.Background(), docs[10:20], nil)
+	puts, err := db.preparer().prepare(context.Background(), convert(docs[10:20], toBaseDoc), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +243,7 @@ func TestQueryHonoursCancellation(t *testing.T) {
 // TestChooseEmbedder checks that Open recreates the embedder a store
 // recorded, and refuses one it cannot.
 func TestChooseEmbedder(t *testing.T) {
-	t.Setenv("MEDKB_EMBED_URL", "http://localhost:11434")
+	server := embed.OpenAIConfig{BaseURL: "http://localhost:11434"}
 	for _, tc := range []struct {
 		meta store.Meta
 		want string
@@ -244,7 +253,7 @@ func TestChooseEmbedder(t *testing.T) {
 		{store.Meta{Embedder: "openai:bge-m3", Dim: 1024}, "openai:bge-m3 1024"},
 		{store.Meta{Embedder: "word2vec", Dim: 300}, `the store was built with "word2vec", which this medkb cannot recreate`},
 	} {
-		e, err := chooseEmbedder(nil, tc.meta)
+		e, err := chooseEmbedder(nil, tc.meta, server)
 		got := ""
 		if err != nil {
 			got = err.Error()

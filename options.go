@@ -1,9 +1,12 @@
 package medkb
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/medkb/medkb/index/embed"
+	"github.com/medkb/medkb/store"
 )
 
 // Defaults for Options fields left zero.
@@ -12,7 +15,10 @@ const (
 	DefaultDim         = embed.DefaultHashDim
 )
 
-// Options configure Open. A nil *Options means all defaults.
+// Options configure Open. A nil *Options means all defaults. Open (and
+// Check and Backup) refuse options that Validate refuses. The package
+// reads no environment variable: what a command takes from its
+// environment, it passes here.
 type Options struct {
 	// ReadOnly opens the store for queries only, with a shared lock.
 	ReadOnly bool
@@ -23,8 +29,57 @@ type Options struct {
 	// store recorded, or the built-in hash embedder (dimension 384) for a
 	// new store.
 	Embedder embed.Embedder
+	// EmbedServer serves the embedder the store recorded when Embedder is
+	// nil and that is an OpenAI-compatible one ("openai:MODEL"): its
+	// BaseURL and APIKey, and optionally its timeouts and retries; the
+	// store gives Model and Dim. The medkb command fills BaseURL from
+	// $MEDKB_EMBED_URL and APIKey from $MEDKB_EMBED_API_KEY, else
+	// $OPENAI_API_KEY.
+	EmbedServer embed.OpenAIConfig
 	// ChunkTokens caps a chunk's length in tokens; zero means 256.
 	ChunkTokens int
+}
+
+// Validate reports the fields of o that cannot be used, each error
+// naming its field: a negative LockTimeout or ChunkTokens (zero is the
+// default; a negative value is a mistake, not a wish for the default),
+// an Embedder of no dimension. A nil *Options is valid.
+func (o *Options) Validate() error {
+	if o == nil {
+		return nil
+	}
+	return checkCommon("Options", o.LockTimeout, o.ChunkTokens, o.Embedder)
+}
+
+// Validate is Options.Validate for Rebuild's options, which also refuses
+// a negative Grace.
+func (o *RebuildOptions) Validate() error {
+	if o == nil {
+		return nil
+	}
+	err := checkCommon("RebuildOptions", o.LockTimeout, o.ChunkTokens, o.Embedder)
+	if o.Grace < 0 {
+		err = errors.Join(err, fmt.Errorf("medkb: RebuildOptions.Grace is %v: it cannot be negative (zero means %v)", o.Grace, DefaultRebuildGrace))
+	}
+	return err
+}
+
+// checkCommon checks the fields Options and RebuildOptions share; typ
+// names the struct in the errors.
+func checkCommon(typ string, lockTimeout time.Duration, chunkTokens int, emb embed.Embedder) error {
+	var errs []error
+	if lockTimeout < 0 {
+		errs = append(errs, fmt.Errorf("medkb: %s.LockTimeout is %v: a lock timeout cannot be negative (zero means %v)",
+			typ, lockTimeout, store.DefaultLockTimeout))
+	}
+	if chunkTokens < 0 {
+		errs = append(errs, fmt.Errorf("medkb: %s.ChunkTokens is %d: a chunk length cannot be negative (zero means %d)",
+			typ, chunkTokens, DefaultChunkTokens))
+	}
+	if emb != nil && emb.Dim() <= 0 {
+		errs = append(errs, fmt.Errorf("medkb: %s.Embedder %s has dimension %d; it must be positive", typ, emb.Name(), emb.Dim()))
+	}
+	return errors.Join(errs...)
 }
 
 func (o *Options) chunkTokens() int {

@@ -3,16 +3,14 @@ package medkb
 import (
 	"context"
 
+	"github.com/medkb/medkb/dsl"
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/planner"
 )
 
-// Result is what a query returns; see planner.Result for the fields.
-type Result = planner.Result
-
-// MaxQueryBytes bounds one statement (the language checks it too).
-const MaxQueryBytes = 64 << 10
+// MaxQueryBytes bounds one statement; a longer one is a parse error.
+const MaxQueryBytes = dsl.MaxStatementBytes
 
 // Query runs one RETRIEVE statement. ctx bounds it: cancellation or a
 // deadline stops it within milliseconds in whatever stage it is, with a
@@ -28,7 +26,8 @@ func (db *DB) Query(ctx context.Context, src string) (*Result, error) {
 		return nil, err
 	}
 	defer done()
-	return planner.Run(ctx, db.env(g, bm), src)
+	res, err := planner.Run(ctx, db.env(g, bm), src)
+	return newResult(res), err
 }
 
 // Explain returns the plan of a statement without running it (with
@@ -63,6 +62,3 @@ func (db *DB) env(g *generation, bm *bm25.Index) *planner.Env {
 	return &planner.Env{Store: g.st, BM25: bm, Vectors: g.vec, Graph: g.loadGraph, Embedder: db.emb,
 		Count: db.tok.Count, VectorWeight: embed.FusionWeight(db.emb)}
 }
-
-// Item is one piece of evidence in a Result.
-type Item = planner.Item

@@ -32,6 +32,9 @@ type RebuildOptions struct {
 	// recorded. With another embedder (name or dimension), vectors supplied
 	// at ingest are dropped, since they belong to the old model.
 	Embedder embed.Embedder
+	// EmbedServer serves the embedder the store recorded, when Embedder
+	// is nil; see Options.EmbedServer.
+	EmbedServer embed.OpenAIConfig
 	// ChunkTokens caps a chunk's length in tokens; zero means 256.
 	ChunkTokens int
 	// Reclassify also re-classifies documents whose tier was given
@@ -85,6 +88,9 @@ var ErrInconsistent = errors.New("medkb: consistency check failed")
 // that a CURRENT naming an empty or damaged generation fails the rebuild
 // before anything is built or removed.
 func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildResult, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	var o RebuildOptions
 	if opts != nil {
 		o = *opts
@@ -141,7 +147,7 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	}
 	emb, sameEmbedder := o.Embedder, true
 	if emb == nil {
-		if emb, err = chooseEmbedder(nil, m); err != nil {
+		if emb, err = chooseEmbedder(nil, m, o.EmbedServer); err != nil {
 			return nil, err
 		}
 	} else {
@@ -155,7 +161,9 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	if err != nil {
 		return nil, err
 	}
-	nb := &DB{dir: old.Dir(), tok: tok, emb: emb, cur: &generation{st: st}, rebuilding: true,
+	// The new generation is not CURRENT yet, so Open cannot open it:
+	// a DB on it is put together here and attached as Open attaches.
+	nb := &DB{dir: old.Dir(), tok: tok, emb: emb, cur: &generation{st: st},
 		opts: Options{LockTimeout: o.LockTimeout, Embedder: emb, ChunkTokens: o.ChunkTokens}}
 	defer func() {
 		if cerr := nb.Close(); err == nil {
@@ -172,7 +180,9 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 		return nil, err // the new index could not be made (a full disk)
 	}
 	res = &RebuildResult{From: old.Generation(), To: st.Generation()}
-	c := &docCopy{from: old, to: nb, total: m.Docs, opts: o, sameEmbedder: sameEmbedder, res: res}
+	prep := nb.preparer()
+	prep.stored = true
+	c := &docCopy{from: old, to: nb, prep: prep, total: m.Docs, opts: o, sameEmbedder: sameEmbedder, res: res}
 	if err := c.run(ctx); err != nil {
 		return nil, err
 	}
@@ -210,7 +220,8 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 type docCopy struct {
 	from         *store.Store
 	to           *DB
-	total        int // documents in from, for progress
+	prep         *preparer // to's, carrying stored records over
+	total        int       // documents in from, for progress
 	opts         *RebuildOptions
 	sameEmbedder bool // supplied vectors stay valid
 	res          *RebuildResult
@@ -224,7 +235,7 @@ func (c *docCopy) run(ctx context.Context) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		res, err := c.to.Ingest(ctx, batch)
+		res, err := c.to.ingest(ctx, c.prep, batch, nil)
 		if err == nil {
 			err = res.IndexErr
 		}
@@ -268,16 +279,4 @@ func (c *docCopy) prepare(d base.Doc, tierGiven bool) base.Doc {
 		d.Vector = nil
 	}
 	return d
-}
-
-// verify runs Check and turns the problems it finds into one error.
-func (db *DB) verify() error {
-	problems, err := db.Check()
-	if err != nil {
-		return err
-	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%w: %d problem(s): %w", ErrInconsistent, len(problems), errors.Join(problems...))
 }

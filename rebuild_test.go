@@ -195,7 +195,7 @@ func TestRebuildAndIngestBesideAREPL(t *testing.T) {
 	start := time.Now()
 	w, err := Open(dir, &Options{LockTimeout: timeout})
 	if err == nil {
-		_, err = w.Ingest(context.Background(), []base.Doc{crashDoc(1, 0)})
+		_, err = w.Ingest(context.Background(), []Doc{crashDoc(1, 0)})
 		w.Close()
 	}
 	if err != nil && !errors.Is(err, store.ErrLocked) {
@@ -264,7 +264,7 @@ func TestRebuildKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []base.Doc
+	var docs []Doc
 	for i := 0; i < 300; i++ {
 		docs = append(docs, crashDoc(i, 0))
 	}
@@ -317,8 +317,8 @@ func TestRebuildReclassify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	given := base.Doc{ID: "c1", Text: "Complains of chest pain for two hours.", Type: "complaint", Tier: base.T1}
-	if _, err := db.Ingest(context.Background(), []base.Doc{given, crashDoc(1, 0)}); err != nil {
+	given := Doc{ID: "c1", Text: "Complains of chest pain for two hours.", Type: "complaint", Tier: base.T1}
+	if _, err := db.Ingest(context.Background(), []Doc{given, crashDoc(1, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -376,7 +376,7 @@ func BenchmarkRebuild(b *testing.B) {
 		b.Fatal(err)
 	}
 	for a := 0; a < n; a += 1000 {
-		var docs []base.Doc
+		var docs []Doc
 		for i := a; i < min(a+1000, n); i++ {
 			docs = append(docs, crashDoc(i, 0))
 		}

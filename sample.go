@@ -42,7 +42,7 @@ func LoadSample(ctx context.Context, db *DB) error {
 
 // readSample reads the embedded sample's documents, entities and triples.
 // A bad line in any of them is an error.
-func readSample() (docs []base.Doc, ents []base.Entity, triples []base.Triple, err error) {
+func readSample() (docs []Doc, ents []Entity, triples []Triple, err error) {
 	fsys := Sample()
 	read := func(name string, fn func(fs.File) error) error {
 		f, err := fsys.Open(name)
@@ -57,17 +57,17 @@ func readSample() (docs []base.Doc, ents []base.Entity, triples []base.Triple, e
 		if err == nil {
 			err = res.Err()
 		}
-		docs = res.Docs
+		docs = convert(res.Docs, fromBaseDoc)
 		return err
 	})
 	if err == nil {
 		err = read("graph/entities.jsonl", func(f fs.File) error {
-			return graph.ReadEntities(f, "graph/entities.jsonl", func(e base.Entity) error { ents = append(ents, e); return nil })
+			return graph.ReadEntities(f, "graph/entities.jsonl", func(e base.Entity) error { ents = append(ents, fromBaseEntity(e)); return nil })
 		})
 	}
 	if err == nil {
 		err = read("graph/kg.jsonl", func(f fs.File) error {
-			return graph.ReadTriples(f, "graph/kg.jsonl", func(t base.Triple) error { triples = append(triples, t); return nil })
+			return graph.ReadTriples(f, "graph/kg.jsonl", func(t base.Triple) error { triples = append(triples, Triple(t)); return nil })
 		})
 	}
 	return docs, ents, triples, err

@@ -23,7 +23,7 @@ func TestShowTierBy(t *testing.T) {
 	// then a CT report.
 	note := strings.Repeat("患者3天前受凉后出现发热、咳嗽，于当地医院查胸部CT示右下肺斑片影，予头孢类抗感染治疗，症状无好转，遂来我院。", 2) +
 		"胸部CT：右肺下叶大片状实变影，其内可见支气管充气征，右侧少量胸腔积液。"
-	docs := []base.Doc{
+	docs := []Doc{
 		{ID: "typed", Type: "lab", Text: "Creatinine 2.8 mg/dL."},
 		{ID: "given", Tier: base.T2, Text: "Plan discussed with family."},
 		{ID: "short", Text: "CT shows a 3 cm mass in the right upper lobe."},
@@ -76,7 +76,7 @@ func TestShowTierByNotRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	puts, err := db.prepare(ctx, []base.Doc{{ID: "old", Type: "lab", Text: "Creatinine 2.8 mg/dL."}}, nil)
+	puts, err := db.preparer().prepare(ctx, []base.Doc{{ID: "old", Type: "lab", Text: "Creatinine 2.8 mg/dL."}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/planner/pack"
 )
 
 // Check validates a statement and binds it into a Query with every default
@@ -182,8 +183,9 @@ func (c *checker) pack(s *Statement) *Error {
 }
 
 // weights reads the four tier weights: all above 0 and non-increasing
-// from T1 to T4, so a more objective tier never weighs less. SEEDS.md
-// states alpha >= beta >= gamma >= 1 with T4 fixed at 1; medkb accepts any
+// from T1 to T4, so a more objective tier never weighs less. The
+// EBM-Pack paper states alpha >= beta >= gamma >= 1 with T4 fixed at 1;
+// medkb accepts any
 // positive non-increasing four, of which the paper's grid is a subset.
 func (c *checker) weights(l *NumList) ([4]float64, *Error) {
 	var w [4]float64
@@ -210,32 +212,35 @@ func (c *checker) weights(l *NumList) ([4]float64, *Error) {
 	return w, nil
 }
 
-func (c *checker) strategy(n *Name) (string, *Error) {
+// strategy reads a strategy name; the packer owns the names (Parse
+// already refused a word that is none of them, but a Statement may be
+// built by hand).
+func (c *checker) strategy(n *Name) (pack.Strategy, *Error) {
 	if n == nil {
 		c.defaulted(ParamStrategy)
-		return StrategyEBM, nil
+		return defaultStrategy, nil
 	}
-	for _, s := range strategies() {
-		if n.Text == s {
+	for _, s := range pack.Strategies {
+		if n.Text == s.String() {
 			return s, nil
 		}
 	}
-	return "", c.src.errorf(n.Pos, "unknown strategy %q; use %s", n.Text, strings.Join(strategies(), ", "))
+	return defaultStrategy, c.src.errorf(n.Pos, "unknown strategy %q; use %s", n.Text, strings.Join(pack.StrategyNames(), ", "))
 }
 
-func (c *checker) now(s *Str) (string, Pos, *Error) {
+func (c *checker) now(s *Str) (base.Day, Pos, *Error) {
 	if s == nil {
 		c.defaulted(ParamNow)
-		return "", Pos{}, nil
+		return base.NoDay, Pos{}, nil
 	}
 	d, err := base.ParseDay(s.Value)
 	switch {
 	case err != nil:
-		return "", s.Pos, c.src.errorf(s.Pos, "now: %v", err)
+		return base.NoDay, s.Pos, c.src.errorf(s.Pos, "now: %v", err)
 	case d == base.NoDay:
-		return "", s.Pos, c.src.errorf(s.Pos, "now is empty; leave it out for the time of execution")
+		return base.NoDay, s.Pos, c.src.errorf(s.Pos, "now is empty; leave it out for the time of execution")
 	}
-	return d.String(), s.Pos, nil
+	return d, s.Pos, nil
 }
 
 func (c *checker) limit(s *Statement) *Error {

@@ -72,6 +72,12 @@ func TestFilterBinding(t *testing.T) {
 			t.Errorf("cond %d: got %+v, want %+v", i, q.Filter[i], want[i])
 		}
 	}
+	if got := q.Filter[0].Tiers; len(got) != 2 || got[0] != base.T2 || got[1] != base.T1 {
+		t.Errorf("tiers bound to %v, want [T2 T1]", got)
+	}
+	if got := q.Filter[1].Days; len(got) != 1 || got[0].String() != "2024-02-29" {
+		t.Errorf("time bound to %v, want the day 2024-02-29", got)
+	}
 	if q.FilterPos[2] != (Pos{1, 64, 63}) {
 		t.Errorf("FilterPos[2] = %#v", q.FilterPos[2])
 	}

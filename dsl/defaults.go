@@ -1,8 +1,10 @@
 package dsl
 
+import "github.com/medkb/medkb/planner/pack"
+
 // Defaults for everything a statement may leave out, and the ranges Check
-// enforces. DESIGN.md ("The query language") and SEEDS.md section 1 are the
-// sources; the Check golden (testdata/check) shows them applied.
+// enforces. docs/query-language.md lists them for users; the Check
+// golden (testdata/check) shows them applied.
 const (
 	defaultK           = 50  // per arm
 	defaultRRFK        = 60  // the usual RRF constant
@@ -11,11 +13,14 @@ const (
 	defaultHops        = 2
 	defaultExpandLimit = 20
 	defaultMinEntities = 1
-	defaultKmin        = 1
-	defaultLambda      = 0.02 // per year
-	defaultEpsilon     = 0
-	defaultFloor       = 0.5 // similarity floor; planner tests hold it to pack.DefaultSimFloor
-	defaultLimit       = 10  // without PACK; with PACK there is no cap
+	// PACK's defaults are the packer's own (planner/pack, DefaultParams):
+	// the language names them but does not restate them.
+	defaultKmin     = pack.DefaultKmin
+	defaultLambda   = pack.DefaultLambda // per year
+	defaultEpsilon  = pack.DefaultEpsilon
+	defaultFloor    = pack.DefaultSimFloor // similarity floor
+	defaultStrategy = pack.Ebm
+	defaultLimit    = 10 // without PACK; with PACK there is no cap
 
 	maxK        = 10_000
 	maxDocVoteM = 1000
@@ -31,10 +36,6 @@ const (
 	maxExpandLimit = 1000
 )
 
-// defaultWeights are the paper's optimum theta* for tiers T1..T4.
-func defaultWeights() [4]float64 { return [4]float64{2.5, 2.5, 1, 1} }
-
-// strategies lists the PACK strategies in the order messages name them.
-func strategies() []string {
-	return []string{StrategyEBM, StrategyPaper, StrategyExact, StrategyFIFO, StrategySemantic, StrategyUniform}
-}
+// defaultWeights are the packer's tier weights for T1..T4, the paper's
+// optimum theta*.
+func defaultWeights() [4]float64 { return pack.DefaultWeights }

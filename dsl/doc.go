@@ -46,7 +46,10 @@
 // graph work: each metapath is linked and expanded, each path embedded,
 // costed and packed.
 // Query.Defaulted records which parameters took their default, for
-// EXPLAIN.
+// EXPLAIN. PACK's defaults and its strategy names belong to the packer
+// (planner/pack): dsl imports them rather than restating them, so the
+// language cannot drift from what it runs; the packer imports nothing of
+// the language.
 //
 // # Errors
 //
@@ -68,8 +71,9 @@
 //
 // # Decisions
 //
-//   - Tier weights: SEEDS.md has alpha >= beta >= gamma >= 1 with the T4
-//     weight fixed at 1. Check accepts any four positive weights that
+//   - Tier weights: the EBM-Pack paper has alpha >= beta >= gamma >= 1
+//     with the T4 weight fixed at 1. Check accepts any four positive
+//     weights that
 //     never increase from T1 to T4; the paper's grid is a subset.
 //   - Partial dates in WHERE stand for periods: time <= "2018" keeps all of
 //     2018 (bound to 2018-12-31), time >= "2018" starts at 2018-01-01, and

@@ -31,10 +31,11 @@ func ExampleCheck() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(q.Filter, q.Fuse.Method, q.Fuse.K, q.Pack.Budget, q.Pack.Kmin, q.Limit)
+	f := q.Filter[0]
+	fmt.Println(f.Field, f.Op, f.Values, f.Tiers, q.Fuse.Method, q.Fuse.K, q.Pack.Budget, q.Pack.Kmin, q.Limit)
 	fmt.Println(q.Defaulted[dsl.ParamKmin], q.Defaulted[dsl.ParamLimit])
 	// Output:
-	// [{tier IN [T1 T2]}] rrf 60 512 1 0
+	// tier IN [T1 T2] [T1 T2] rrf 60 512 1 0
 	// true true
 }
 

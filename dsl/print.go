@@ -9,7 +9,8 @@ import (
 
 // String prints s in canonical form: one clause a line, keywords in their
 // canonical spelling (clause keywords upper-case, parameter names
-// lower-case, as DESIGN.md writes them), USING arms bm25 first, PACK
+// lower-case, as docs/query-language.md writes them), USING arms bm25
+// first, PACK
 // options in grammar order, strings re-escaped, nothing defaulted. For a
 // statement from Parse, Parse(s.String()) gives the same tree apart from
 // positions.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/planner/pack"
 )
 
 // Query is a checked statement with every default filled in: what the
@@ -20,8 +21,10 @@ type Query struct {
 	// The retrieval arms; an arm is nil when USING names only the other.
 	BM25, Vector *Arm
 
-	// Filter is the WHERE clause bound: tier values are "T1".."T4", time
-	// values YYYY-MM-DD. FilterPos[i] is where Filter[i] is written.
+	// Filter is the WHERE clause bound by base.BindCond: tier values
+	// read into Cond.Tiers, time values into Cond.Days (a year or month
+	// already turned into the day the operator needs), Values in their
+	// canonical text. FilterPos[i] is where Filter[i] is written.
 	Filter    base.Filter
 	FilterPos []Pos
 
@@ -77,16 +80,6 @@ type Metapath struct {
 	Pos  Pos
 }
 
-// The packing strategies.
-const (
-	StrategyEBM      = "ebm"      // evidence-tier greedy knapsack (the paper's, with medkb's additions)
-	StrategyPaper    = "paper"    // the paper's greedy as published
-	StrategyExact    = "exact"    // exact MCKP by dynamic programming
-	StrategyFIFO     = "fifo"     // input order until full
-	StrategySemantic = "semantic" // by similarity until full
-	StrategyUniform  = "uniform"  // every block cut to the same ratio
-)
-
 // Pack is the EBM-Pack stage.
 type Pack struct {
 	Budget   int        // tokens
@@ -95,9 +88,9 @@ type Pack struct {
 	Lambda   float64    // time decay per year
 	Epsilon  float64    // fidelity bonus of the compressed state
 	Floor    float64    // similarity floor: Sim = (1 - Floor) * cosine + Floor * tokens / 20
-	Strategy string
-	Now      string // YYYY-MM-DD, or "" for the time of execution
-	NowPos   Pos    // where now was written (zero when defaulted)
+	Strategy pack.Strategy
+	Now      base.Day // the reference day of time decay; base.NoDay for the time of execution
+	NowPos   Pos      // where now was written (zero when defaulted)
 }
 
 // Param names a defaultable parameter in Query.Defaulted.
@@ -230,8 +223,8 @@ func (q *Query) describePack() string {
 	for i, x := range p.Weights {
 		w[i] = fmtFloat(x)
 	}
-	now := p.Now
-	if now == "" {
+	now := p.Now.String()
+	if p.Now == base.NoDay {
 		now = "(execution time)"
 	}
 	return fmt.Sprintf("budget=%d kmin=%d%s weights=(%s)%s lambda=%s%s epsilon=%s%s floor=%s%s strategy=%s%s now=%s%s",

@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/medkb/medkb/internal/base"
@@ -27,25 +28,29 @@ const fieldNames = "tier, type, patient, time, source, evidence, lang, doc and m
 
 func (c *checker) cond(cond Condition) (base.Cond, *Error) {
 	field, op := cond.Field.Name, cond.Op
-	out := base.Cond{Field: field, Op: op}
 	switch {
-	case !knownField(field):
-		return out, c.src.errorf(cond.Field.Pos, "unknown field %q; the fields are %s", field, fieldNames)
 	case field == base.MetaPrefix:
-		return out, c.src.errorf(cond.Field.Pos, "meta needs a key, as in meta.department")
-	case !knownOp(op):
-		return out, c.src.errorf(cond.OpPos, "unknown operator %q", op)
-	case ordering(op) && field != base.FieldTime:
-		return out, c.src.errorf(cond.OpPos, "%s compares times only; %s takes =, != or IN", op, field)
+		return base.Cond{}, c.src.errorf(cond.Field.Pos, "meta needs a key, as in meta.department")
+	case !base.KnownField(field):
+		return base.Cond{}, c.src.errorf(cond.Field.Pos, "unknown field %q; the fields are %s", field, fieldNames)
+	case !op.Known():
+		return base.Cond{}, c.src.errorf(cond.OpPos, "unknown operator %q", op)
+	case op.Ordering() && field != base.FieldTime:
+		return base.Cond{}, c.src.errorf(cond.OpPos, "%s compares times only; %s takes =, != or IN", op, field)
 	case len(cond.Values) == 0 || op != base.OpIn && len(cond.Values) != 1:
-		return out, c.src.errorf(cond.OpPos, "%s takes one value, got %d", op, len(cond.Values))
+		return base.Cond{}, c.src.errorf(cond.OpPos, "%s takes one value, got %d", op, len(cond.Values))
 	}
-	for _, v := range cond.Values {
+	values := make([]string, len(cond.Values))
+	for i, v := range cond.Values {
 		bound, err := c.value(field, op, v)
 		if err != nil {
-			return out, err
+			return base.Cond{}, err
 		}
-		out.Values = append(out.Values, bound)
+		values[i] = bound
+	}
+	out, err := base.BindCond(field, op, values...)
+	if err != nil { // the checks above are BindCond's, with positions
+		panic(fmt.Sprintf("dsl: a checked condition does not bind: %v", err))
 	}
 	return out, nil
 }
@@ -86,29 +91,4 @@ func (c *checker) day(op base.Op, v Value) (string, *Error) {
 	}
 	text := strings.TrimSpace(v.Text)
 	return "", c.src.errorf(v.Pos, "time %s needs a whole date (YYYY-MM-DD); for a period write time >= %q AND time <= %q", op, text, text)
-}
-
-func knownField(f string) bool {
-	switch f {
-	case base.FieldTier, base.FieldType, base.FieldPatient, base.FieldTime,
-		base.FieldSource, base.FieldEvidence, base.FieldLang, base.FieldDoc:
-		return true
-	}
-	return strings.HasPrefix(f, base.MetaPrefix)
-}
-
-func knownOp(op base.Op) bool {
-	switch op {
-	case base.OpEq, base.OpNe, base.OpIn:
-		return true
-	}
-	return ordering(op)
-}
-
-func ordering(op base.Op) bool {
-	switch op {
-	case base.OpLt, base.OpLe, base.OpGt, base.OpGe:
-		return true
-	}
-	return false
 }

@@ -113,8 +113,8 @@ func source(it *Item, d *base.Doc) string {
 		for i, n := range p.Nodes {
 			if i > 0 {
 				rel := p.Relations[i-1]
-				if strings.HasPrefix(rel, "<-") {
-					fmt.Fprintf(&b, " %s- ", rel)
+				if p.reversed(i - 1) {
+					fmt.Fprintf(&b, " <-%s- ", rel)
 				} else {
 					fmt.Fprintf(&b, " -%s-> ", rel)
 				}

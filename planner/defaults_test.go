@@ -20,7 +20,7 @@ func packParams(t *testing.T, src string) pack.Params {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := planner.Build(q, nil)
+	p, err := planner.Build(q, planner.Binding{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,24 +30,17 @@ func packParams(t *testing.T, src string) pack.Params {
 	return p.Pack.Params
 }
 
-// TestPackDefaultsMatchPack: the query language's PACK defaults (dsl
-// cannot import planner/pack) are the packer's documented defaults, in
-// one patient's record; across the store the default kmin is 0.
-func TestPackDefaultsMatchPack(t *testing.T) {
+// TestStoreKmin: across the store the default kmin is 0 (RuleStoreKmin);
+// a written kmin stands.
+func TestStoreKmin(t *testing.T) {
 	if got := packParams(t, `RETRIEVE "x" PACK budget 512`).Kmin; got != 0 {
 		t.Errorf("PACK across the store: default kmin %d, want 0", got)
 	}
 	if got := packParams(t, `RETRIEVE "x" PACK budget 512 kmin 2`).Kmin; got != 2 {
 		t.Errorf("PACK across the store, kmin 2: kmin %d", got)
 	}
-	got := packParams(t, `RETRIEVE "x" WHERE patient = "P1" PACK budget 512`)
-	want := pack.DefaultParams()
-	if got.Kmin != want.Kmin || got.Weights != want.Weights || got.Lambda != want.Lambda ||
-		got.Epsilon != want.Epsilon || got.SimFloor != want.SimFloor || got.Strategy != want.Strategy {
-		t.Errorf("PACK defaults kmin=%d weights=%v lambda=%v epsilon=%v floor=%v strategy=%v,\n"+
-			"pack.DefaultParams kmin=%d weights=%v lambda=%v epsilon=%v floor=%v strategy=%v",
-			got.Kmin, got.Weights, got.Lambda, got.Epsilon, got.SimFloor, got.Strategy,
-			want.Kmin, want.Weights, want.Lambda, want.Epsilon, want.SimFloor, want.Strategy)
+	if got := packParams(t, `RETRIEVE "x" WHERE patient = "P1" PACK budget 512`).Kmin; got != pack.DefaultKmin {
+		t.Errorf("PACK in one record: default kmin %d, want %d", got, pack.DefaultKmin)
 	}
 }
 
@@ -56,4 +49,31 @@ func TestPackFloorReachesPacker(t *testing.T) {
 	if got := packParams(t, `RETRIEVE "x" PACK budget 512 floor 0.05`).SimFloor; got != 0.05 {
 		t.Errorf("PACK floor 0.05 gave SimFloor %v", got)
 	}
+}
+
+// TestBuildFinishesThePlan: Build's plan carries the arm weight it was
+// bound with (0 meaning 1); nothing patches it afterwards.
+func TestBuildFinishesThePlan(t *testing.T) {
+	q, err := dsl.Check(mustParse(t, `RETRIEVE "x"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for give, want := range map[float64]float64{0: 1, 0.5: 0.5} {
+		p, err := planner.Build(q, planner.Binding{VectorWeight: give})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Fuse.VectorWeight != want {
+			t.Errorf("bound with vector weight %v: plan has %v, want %v", give, p.Fuse.VectorWeight, want)
+		}
+	}
+}
+
+func mustParse(t *testing.T, src string) *dsl.Statement {
+	t.Helper()
+	s, err := dsl.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 // Package planner turns a RETRIEVE statement into a plan and runs it:
 // parse (package dsl) -> check and default (dsl.Check) -> bind against the
-// store's graph (Build) -> plan values -> execution (Plan.Execute).
+// store's graph and the embedder's arm weight (Build, which returns the
+// finished plan) -> plan values -> execution (Plan.Execute).
 //
 // A statement such as
 //
@@ -64,7 +65,10 @@
 // permanent. EBM-Pack packs in two phases, the relevant evidence and then
 // the record's context in the room left (packing.go); the baselines pack
 // everything the relevance stage passed at once. Without PACK the top
-// LIMIT relevant chunks are returned in full, in fused order.
+// LIMIT relevant chunks are returned in full, in fused order. The tier
+// quota is the packer's to count; the planner adds each tier's context
+// blocks to its report, and after a LIMIT that cuts packed items has the
+// packer count it again (pack.Recount) over those left.
 //
 // The Result lists every item with its provenance, every dropped candidate
 // with its reason, the context (cited text ready for a prompt, whose whole

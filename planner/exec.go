@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -66,16 +65,7 @@ func compile(ctx context.Context, src string, env *Env, clk clock) (*Plan, error
 			return nil, clk.check(ctx, StageGraph, err)
 		}
 	}
-	p, err := Build(q, g)
-	if err != nil {
-		return nil, err
-	}
-	p.graph, p.graphNote = g, note
-	p.Fuse.VectorWeight = env.VectorWeight
-	if p.Fuse.VectorWeight <= 0 {
-		p.Fuse.VectorWeight = 1
-	}
-	return p, nil
+	return Build(q, Binding{Graph: g, GraphNote: note, VectorWeight: env.VectorWeight})
 }
 
 // Run compiles and executes src. EXPLAIN returns the plan without running
@@ -152,6 +142,7 @@ type execution struct {
 	qvec     []float32
 	reports  []OpReport
 	res      *Result
+	quota    packedQuota // PACK's, for LIMIT to count again
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {
@@ -301,7 +292,7 @@ func (x *execution) searchBM25(ctx context.Context, q string, a RetrieveNode) ([
 }
 
 func (x *execution) searchVector(qvec []float32, a RetrieveNode) ([]Hit, error) {
-	sf, err := compileSlotFilter(a.Filter, x.env.Store.DictID)
+	match, err := compileSlotFilter(a.Filter, x.env.Store.DictID)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +300,7 @@ func (x *execution) searchVector(qvec []float32, a RetrieveNode) ([]Hit, error) 
 	if len(a.Residual) > 0 {
 		k = min(a.K*residualFactor, maxFetch)
 	}
-	hs := x.env.Vectors.Search(qvec, k, sf.match)
+	hs := x.env.Vectors.Search(qvec, k, match)
 	out := make([]Hit, 0, len(hs))
 	for _, h := range hs {
 		out = append(out, Hit{Ord: h.Ord, Score: float64(h.Score)})
@@ -348,21 +339,6 @@ func (x *execution) postFilter(hits []Hit, f base.Filter, k int) ([]Hit, error) 
 		}
 	}
 	return out, nil
-}
-
-// metaMatches evaluates meta.KEY conditions (=, !=, IN) on a document.
-func metaMatches(meta map[string]string, f base.Filter) bool {
-	for _, c := range f {
-		v, ok := meta[strings.TrimPrefix(c.Field, base.MetaPrefix)]
-		in := false
-		for _, want := range c.Values {
-			in = in || (ok && v == want)
-		}
-		if (c.Op == base.OpNe) == in {
-			return false
-		}
-	}
-	return true
 }
 
 // perSentence retrieves the top m chunks for each sentence of the query.

@@ -150,14 +150,11 @@ func (x *execution) boost(ctx context.Context, cands []*candidate, paths []graph
 	names := map[string]bool{}
 	x.res.Expansion.Paths = make([]Path, 0, len(paths))
 	for _, gp := range paths {
-		p := Path{Text: gp.Text(), Score: gp.Score, Relations: gp.Relations}
-		for j, n := range gp.Nodes {
+		p := Path{Text: gp.Text(), Score: gp.Score, Relations: gp.Relations, Reverse: gp.Reverse}
+		for _, n := range gp.Nodes {
 			p.Nodes = append(p.Nodes, n.Name)
 			p.Types = append(p.Types, n.Type)
 			names[strings.ToLower(n.Name)] = true
-			if j < len(gp.Reverse) && gp.Reverse[j] {
-				p.Relations[j] = "<-" + gp.Relations[j]
-			}
 		}
 		x.res.Expansion.Paths = append(x.res.Expansion.Paths, p)
 	}

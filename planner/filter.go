@@ -11,26 +11,29 @@ import (
 // dictLookup maps a string attribute value to its store dictionary id.
 type dictLookup func(v string) (uint32, bool, error)
 
-// slotFilter is a WHERE clause compiled for the vector scan: conditions on
-// slot attributes are tested in the scan; conditions on meta.KEY cannot be
-// (slots do not carry meta) and are returned as residual, for a post-filter.
-type slotFilter struct {
-	match    vector.Match
-	residual base.Filter
-}
-
-// compileSlotFilter turns f into a predicate over base.Slot. A string
-// value no document has gets id 0 that no slot carries for that value, so
-// "=" matches nothing and "!=" everything (absent attributes have id 0
-// too, so "!=" of an unknown value also keeps slots without the field).
-func compileSlotFilter(f base.Filter, dict dictLookup) (*slotFilter, error) {
-	var tests []vector.Match
-	sf := &slotFilter{}
+// splitForSlots divides f between the vector scan and its post-filter:
+// conditions on slot attributes are tested in the scan; conditions on
+// meta.KEY cannot be (slots do not carry meta) and are residual, for the
+// post-filter over the documents (metaMatches).
+func splitForSlots(f base.Filter) (scan, residual base.Filter) {
 	for _, c := range f {
 		if strings.HasPrefix(c.Field, base.MetaPrefix) {
-			sf.residual = append(sf.residual, c)
-			continue
+			residual = append(residual, c)
+		} else {
+			scan = append(scan, c)
 		}
+	}
+	return scan, residual
+}
+
+// compileSlotFilter turns f, conditions on slot attributes only
+// (splitForSlots), into a predicate over base.Slot; nil for the empty
+// filter. A string value no document has gets no id, so "=" matches
+// nothing and "!=" everything (absent attributes have id 0, no value's,
+// so "!=" also keeps slots without the field).
+func compileSlotFilter(f base.Filter, dict dictLookup) (vector.Match, error) {
+	var tests []vector.Match
+	for _, c := range f {
 		t, err := compileCond(c, dict)
 		if err != nil {
 			return nil, err
@@ -38,33 +41,29 @@ func compileSlotFilter(f base.Filter, dict dictLookup) (*slotFilter, error) {
 		tests = append(tests, t)
 	}
 	if len(tests) == 0 {
-		return sf, nil
+		return nil, nil
 	}
-	sf.match = func(s *base.Slot) bool {
+	return func(s *base.Slot) bool {
 		for _, t := range tests {
 			if !t(s) {
 				return false
 			}
 		}
 		return true
-	}
-	return sf, nil
+	}, nil
 }
 
+// compileCond turns one condition into a slot test by base.Cond's
+// semantics (its Holds methods); a text value becomes its dictionary id.
 func compileCond(c base.Cond, dict dictLookup) (vector.Match, error) {
+	if err := c.Check(); err != nil {
+		return nil, fmt.Errorf("medkb: %w", err)
+	}
 	switch c.Field {
 	case base.FieldTier:
-		var want [5]bool
-		for _, v := range c.Values {
-			t, err := base.ParseTier(v)
-			if err != nil {
-				return nil, err
-			}
-			want[t] = true
-		}
-		return setTest(c.Op, func(s *base.Slot) bool { return want[s.Tier] })
+		return func(s *base.Slot) bool { return c.HoldsTier(s.Tier) }, nil
 	case base.FieldTime:
-		return timeTest(c)
+		return func(s *base.Slot) bool { return c.HoldsDay(s.Time) }, nil
 	}
 	field := map[string]func(*base.Slot) uint32{
 		base.FieldType:     func(s *base.Slot) uint32 { return s.Type },
@@ -77,6 +76,8 @@ func compileCond(c base.Cond, dict dictLookup) (vector.Match, error) {
 	if field == nil {
 		return nil, fmt.Errorf("medkb: cannot filter on field %q", c.Field)
 	}
+	// A slot holds one of Values exactly when it holds one of their ids;
+	// id 0, an absent attribute, is no value's.
 	ids := map[uint32]bool{}
 	for _, v := range c.Values {
 		id, ok, err := dict(v)
@@ -92,55 +93,18 @@ func compileCond(c base.Cond, dict dictLookup) (vector.Match, error) {
 		for id := range ids {
 			one = id
 		}
-		return setTest(c.Op, func(s *base.Slot) bool { return field(s) == one })
+		return func(s *base.Slot) bool { return c.Is(field(s) == one) }, nil
 	}
-	return setTest(c.Op, func(s *base.Slot) bool { return ids[field(s)] })
+	return func(s *base.Slot) bool { return c.Is(ids[field(s)]) }, nil
 }
 
-// setTest applies an equality-style operator to a membership test.
-func setTest(op base.Op, in func(*base.Slot) bool) (vector.Match, error) {
-	switch op {
-	case base.OpEq, base.OpIn:
-		return in, nil
-	case base.OpNe:
-		return func(s *base.Slot) bool { return !in(s) }, nil
-	}
-	return nil, fmt.Errorf("medkb: operator %s applies to time only", op)
-}
-
-func timeTest(c base.Cond) (vector.Match, error) {
-	days := make([]base.Day, len(c.Values))
-	for i, v := range c.Values {
-		d, err := base.ParseDay(v)
-		if err != nil || d == base.NoDay {
-			return nil, fmt.Errorf("medkb: time value %q: %v", v, err)
-		}
-		days[i] = d
-	}
-	d := days[0]
-	has := func(s *base.Slot) bool { return s.Time != base.NoDay }
-	switch c.Op {
-	case base.OpEq:
-		return func(s *base.Slot) bool { return s.Time == d }, nil
-	case base.OpNe:
-		return func(s *base.Slot) bool { return s.Time != d }, nil
-	case base.OpLt:
-		return func(s *base.Slot) bool { return has(s) && s.Time < d }, nil
-	case base.OpLe:
-		return func(s *base.Slot) bool { return has(s) && s.Time <= d }, nil
-	case base.OpGt:
-		return func(s *base.Slot) bool { return s.Time > d }, nil
-	case base.OpGe:
-		return func(s *base.Slot) bool { return s.Time >= d }, nil
-	case base.OpIn:
-		return func(s *base.Slot) bool {
-			for _, x := range days {
-				if s.Time == x {
-					return true
-				}
-			}
+// metaMatches evaluates meta.KEY conditions on a document's meta.
+func metaMatches(meta map[string]string, f base.Filter) bool {
+	for _, c := range f {
+		v, ok := meta[strings.TrimPrefix(c.Field, base.MetaPrefix)]
+		if !c.HoldsText(v, ok) {
 			return false
-		}, nil
+		}
 	}
-	return nil, fmt.Errorf("medkb: unknown operator %q", c.Op)
+	return true
 }

@@ -106,7 +106,7 @@ func minMax(hits []Hit) func(float64) float64 {
 	return func(s float64) float64 { return (s - lo) / (hi - lo) }
 }
 
-// fuseDocVote implements the ICA-RAG document vote (SEEDS.md section 5):
+// fuseDocVote implements the document vote of ICA-RAG:
 // every sentence of the query retrieved its own top-m chunks per arm
 // (perSentence); a document scores the number of its distinct chunks so
 // retrieved, and a chunk inherits its document's votes. Ties between

@@ -65,8 +65,6 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		return err
 	}
 	x.res.Budget = r.Budget
-	x.res.QuotaMet = r.QuotaMet
-	x.res.Quota = quotaWithContext(r.Quota, cands)
 	items, drops := r.Items, r.Dropped
 	if len(record) > 0 {
 		rest := params
@@ -75,10 +73,15 @@ func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 		if err != nil {
 			return err
 		}
+		for k := range rc.Items {
+			rc.Items[k].InQuota = false // the record's context is outside r's quota
+		}
 		items, drops = append(items, rc.Items...), append(drops, rc.Dropped...)
 		slices.SortFunc(items, pack.ReadingCmp)
 		slices.SortFunc(drops, func(a, b pack.Drop) int { return cmp.Compare(a.Index, b.Index) })
 	}
+	x.quota = packedQuota{quota: r.Quota, items: items, inContext: contextPerTier(cands)}
+	x.res.Quota, x.res.QuotaMet = x.quota.report(r.Quota, r.QuotaMet)
 	bStates := 0
 	for _, it := range items {
 		c := cands[it.Index]
@@ -181,29 +184,42 @@ func (x *execution) packSome(ctx context.Context, cands []*candidate, pc []pack.
 	return r, nil
 }
 
-// quotaWithContext is the packer's quota (tiers with blocks it counts)
-// with each tier's context blocks, and a tier present only as context
-// listed too.
-func quotaWithContext(quota []pack.TierQuota, cands []*candidate) []Quota {
-	var inContext [base.T4 + 1]int
+// packedQuota is what LIMIT needs to count the tier quota again: the
+// packer's quota, the packed items in the order of Result.Items, and each
+// tier's context blocks.
+type packedQuota struct {
+	quota     []pack.TierQuota
+	items     []pack.Item
+	inContext [base.T4 + 1]int
+}
+
+func contextPerTier(cands []*candidate) [base.T4 + 1]int {
+	var n [base.T4 + 1]int
 	for _, c := range cands {
 		if c.context {
-			inContext[c.tier()]++
+			n[c.tier()]++
 		}
 	}
+	return n
+}
+
+// report is the packer's quota (tiers with blocks it counts) with each
+// tier's context blocks, and a tier present only as context listed too.
+// The counting is the packer's (pack.Recount); this only presents it.
+func (pq *packedQuota) report(quota []pack.TierQuota, met bool) ([]Quota, bool) {
 	var out []Quota
 	for _, t := range base.Tiers {
-		q := Quota{Tier: t.String(), Met: true, Context: inContext[t]}
+		q := Quota{Tier: t.String(), Met: true, Context: pq.inContext[t]}
 		switch {
 		case len(quota) > 0 && quota[0].Tier == t:
 			q.Present, q.Want, q.Got, q.Met = quota[0].Present, quota[0].Want, quota[0].Got, quota[0].Met
 			quota = quota[1:]
-		case inContext[t] == 0:
+		case pq.inContext[t] == 0:
 			continue
 		}
 		out = append(out, q)
 	}
-	return out
+	return out, met
 }
 
 // pathSims embeds the path texts and sets their similarity to the query.
@@ -269,28 +285,13 @@ func (x *execution) limit() {
 	x.res.Items = x.res.Items[:n]
 	detail := ""
 	if len(x.res.Quota) > 0 {
-		x.res.recountQuota()
+		// Result.Items are the packed items in order, so the first n
+		// are what is left of the packing.
+		q, met := pack.Recount(x.quota.quota, x.quota.items[:n])
+		x.res.Quota, x.res.QuotaMet = x.quota.report(q, met)
 		detail = x.res.QuotaSummary()
 	}
 	x.report(opLimit, in, n, start, detail)
-}
-
-// recountQuota counts the quota's packed blocks again after LIMIT cut
-// items: a tier whose only block was cut no longer has its quota met.
-func (r *Result) recountQuota() {
-	got := map[string]int{}
-	for _, it := range r.Items {
-		if !it.Provenance.Context {
-			got[it.Tier]++
-		}
-	}
-	r.QuotaMet = true
-	for i := range r.Quota {
-		q := &r.Quota[i]
-		q.Got = got[q.Tier]
-		q.Met = q.Got >= q.Want
-		r.QuotaMet = r.QuotaMet && q.Met
-	}
 }
 
 // item makes c, in the given state, an item of the result; assemble

@@ -87,15 +87,25 @@ const (
 	RuleStoreKmin = "no-tier-quota-across-the-store"
 )
 
-// ErrNoGraph is wrapped when EXPAND names metapaths but the store has no
-// knowledge graph to check them against.
-var ErrNoGraph = errors.New("medkb: the store has no knowledge graph")
+// Binding is what a plan is bound to besides its query: the store's
+// graph (nil without one; only EXPAND needs it) with a note on how it was
+// opened, for EXPLAIN ANALYZE, and the vector arm's RRF weight (see
+// Env.VectorWeight; 0 means 1).
+type Binding struct {
+	Graph        *graph.Graph
+	GraphNote    string
+	VectorWeight float64
+}
 
-// Build binds a checked query against the store's graph and returns its
-// plan. Errors are *dsl.Error positioned in the statement.
-func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {
-	p := &Plan{Query: q, Limit: q.Limit, graph: g,
-		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, M: q.Fuse.M}}
+// Build binds a checked query and returns its finished plan; nothing is
+// set on it afterwards. Errors are *dsl.Error positioned in the statement.
+func Build(q *dsl.Query, b Binding) (*Plan, error) {
+	g := b.Graph
+	p := &Plan{Query: q, Limit: q.Limit, graph: g, graphNote: b.GraphNote,
+		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, M: q.Fuse.M, VectorWeight: b.VectorWeight}}
+	if p.Fuse.VectorWeight <= 0 {
+		p.Fuse.VectorWeight = 1
+	}
 	if q.BM25 != nil {
 		p.Arms = append(p.Arms, RetrieveNode{Arm: "bm25", K: q.BM25.K, Filter: q.Filter})
 		if len(q.Filter) > 0 {
@@ -104,13 +114,7 @@ func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {
 	}
 	if q.Vector != nil {
 		n := RetrieveNode{Arm: "vector", K: q.Vector.K}
-		for _, c := range q.Filter {
-			if len(c.Field) > len(base.MetaPrefix) && c.Field[:len(base.MetaPrefix)] == base.MetaPrefix {
-				n.Residual = append(n.Residual, c)
-			} else {
-				n.Filter = append(n.Filter, c)
-			}
-		}
+		n.Filter, n.Residual = splitForSlots(q.Filter)
 		if len(n.Filter) > 0 {
 			p.Rules = append(p.Rules, RulePushFilterVector)
 		}
@@ -131,10 +135,7 @@ func Build(q *dsl.Query, g *graph.Graph) (*Plan, error) {
 		p.Expand = e
 	}
 	if q.Pack != nil {
-		n, err := bindPack(q)
-		if err != nil {
-			return nil, err
-		}
+		n := bindPack(q)
 		p.Pack = n
 		if q.Defaulted[dsl.ParamKmin] && !p.onePatient() {
 			// The tier quota guarantees each tier of one record a place
@@ -169,22 +170,10 @@ func bindExpand(q *dsl.Query, g *graph.Graph) (*ExpandNode, error) {
 	return e, nil
 }
 
-func bindPack(q *dsl.Query) (*PackNode, error) {
+func bindPack(q *dsl.Query) *PackNode {
 	qp := q.Pack
-	st, err := pack.ParseStrategy(qp.Strategy)
-	if err != nil {
-		return nil, q.ErrorAt(q.TextPos, "%v", err)
-	}
-	n := &PackNode{NowText: qp.Now, Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
-		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: st, Now: base.NoDay}}
-	if qp.Now != "" {
-		d, err := base.ParseDay(qp.Now)
-		if err != nil {
-			return nil, q.ErrorAt(qp.NowPos, "now: %v", err)
-		}
-		n.Params.Now = d
-	}
-	return n, nil
+	return &PackNode{NowText: qp.Now.String(), Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
+		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: qp.Strategy, Now: qp.Now}}
 }
 
 // describe formats a filter for EXPLAIN.

@@ -33,8 +33,8 @@ func packedText(r *medkb.Result, doc string) string {
 	return b.String()
 }
 
-// TestTroponinQueries pins the README's headline query and the plain
-// question: both pack the troponin report with its value.
+// TestTroponinQueries pins the first example of docs/query-language.md
+// and the plain question: both pack the troponin report with its value.
 func TestTroponinQueries(t *testing.T) {
 	db := openSample(t)
 	for _, src := range []string{

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -107,14 +109,44 @@ type Expansion struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
-// Path is one metapath instance turned into evidence.
+// Path is one metapath instance turned into evidence. Relations[i] joins
+// Nodes[i] and Nodes[i+1]; Reverse[i] says that step was walked against
+// the edge (Nodes[i+1] -Relations[i]-> Nodes[i] in the graph).
 type Path struct {
 	Nodes     []string `json:"nodes"`
 	Types     []string `json:"types"`
 	Relations []string `json:"relations"`
+	Reverse   []bool   `json:"-"`
 	Text      string   `json:"text"`
 	Score     float64  `json:"score"`
 }
+
+// MarshalJSON writes the path in the JSON of `medkb query --json`, where
+// a step walked against its edge has its relation written "<-relation".
+// The spelling is output only: nothing reads it back.
+func (p Path) MarshalJSON() ([]byte, error) {
+	type plain Path
+	out := plain(p)
+	out.Relations = make([]string, len(p.Relations))
+	for i, r := range p.Relations {
+		if p.reversed(i) {
+			r = "<-" + r
+		}
+		out.Relations[i] = r
+	}
+	// Unescaped, so that the caller's encoder decides about "<" as it
+	// does for the rest of the Result.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// reversed reports whether step i was walked against its edge.
+func (p *Path) reversed(i int) bool { return i < len(p.Reverse) && p.Reverse[i] }
 
 // Quota is one tier's minimum and whether packing met it. A tier whose
 // candidates are all context (the rest of a patient's record, see

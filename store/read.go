@@ -150,10 +150,10 @@ func (s *Store) DictID(v string) (uint32, bool, error) {
 }
 
 // Replay returns what changed after sequence since, for a derived index
-// that lags: the ordinals deleted, the chunks added that still exist (with
-// their documents; Slot and Vectors are not filled), and the sequence the
-// result brings it to. Since 0 means a new, empty index: every chunk is
-// returned. Replaying is idempotent, so a crash during replay only means
+// that lags: the ordinals deleted, the chunks added that still exist
+// (with their documents and days; Slot and Vectors are not filled), and
+// the sequence the result brings it to. Since 0 means a new, empty
+// index: every chunk is returned. Replaying is idempotent, so a crash during replay only means
 // replaying again.
 func (s *Store) Replay(since uint64) (*Change, error) {
 	ch := &Change{}
@@ -189,7 +189,11 @@ func (s *Store) Replay(since uint64) (*Change, error) {
 // documents.
 func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
 	chunks, docs := tx.Bucket(bucketChunks), tx.Bucket(bucketDocs)
-	docCache := map[string]*base.Doc{}
+	type docDay struct {
+		doc *base.Doc
+		day base.Day
+	}
+	docCache := map[string]docDay{}
 	for _, ord := range ords {
 		v := chunks.Get(u64key(ord))
 		if v == nil {
@@ -199,8 +203,8 @@ func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
 		if err != nil {
 			return err
 		}
-		d := docCache[c.Doc]
-		if d == nil {
+		d, ok := docCache[c.Doc]
+		if !ok {
 			dv := docs.Get([]byte(c.Doc))
 			if dv == nil {
 				return corruptf("chunk %d names missing document %q", ord, c.Doc)
@@ -209,10 +213,11 @@ func (s *Store) collectAdded(tx *bolt.Tx, ords []uint64, ch *Change) error {
 			if err := decodeDoc(c.Doc, dv, &rec); err != nil {
 				return err
 			}
-			d = &rec.Doc
+			day, _ := base.ParseDay(rec.Doc.Time) // checked when written
+			d = docDay{&rec.Doc, day}
 			docCache[c.Doc] = d
 		}
-		ch.Added = append(ch.Added, Added{Chunk: c, Doc: d})
+		ch.Added = append(ch.Added, Added{Chunk: c, Doc: d.doc, Day: d.day})
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ func openTest(t *testing.T) *Store {
 
 func docWrite(id string, tier base.Tier, texts ...string) DocWrite {
 	w := DocWrite{Doc: base.Doc{ID: id, Text: "x", Tier: tier, Patient: "P1", Time: "2020-01-02"}}
+	w.Day, _ = base.ParseDay(w.Doc.Time)
 	for i, tx := range texts {
 		w.Chunks = append(w.Chunks, base.Chunk{Text: tx, TokensA: len(tx), Tier: tier, Keys: []string{"k"}, NTotal: 1})
 		unit := make([]float32, testDim) // vectors are normalised

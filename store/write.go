@@ -14,7 +14,12 @@ import (
 // resolved), its chunks (ordinals are assigned by Write) and one
 // normalised vector per chunk, concatenated.
 type DocWrite struct {
-	Doc     base.Doc
+	Doc base.Doc
+	// Day is the day Doc.Time names (base.ParseDay; NoDay when it names
+	// none), read once by whoever prepared the write and checked the
+	// date: the store parses no date. The zero Day is 1970-01-01, not
+	// NoDay.
+	Day     base.Day
 	Chunks  []base.Chunk
 	Vectors []float32
 	// TierGiven says Doc.Tier came from the input's tier field rather than
@@ -41,15 +46,19 @@ type Batch struct {
 type Added struct {
 	Chunk *base.Chunk
 	Doc   *base.Doc
+	Day   base.Day // the day Doc.Time names
 	Slot  base.Slot
 }
 
 // Change is what a committed write did.
 type Change struct {
 	Seq     uint64
-	Deleted []uint64  // ordinals killed, ascending
-	Added   []Added   // new chunks, ascending by ordinal
-	Vectors []float32 // one row per Added, in order
+	Deleted []uint64 // ordinals killed, ascending
+	// DeletedDocs counts the documents Batch.Delete removed (an id not
+	// stored is not counted; a replaced document is not either).
+	DeletedDocs int
+	Added       []Added   // new chunks, ascending by ordinal
+	Vectors     []float32 // one row per Added, in order
 }
 
 // docRecord is the JSON value of the docs bucket.
@@ -75,8 +84,12 @@ func (s *Store) Write(b *Batch) (*Change, error) {
 		}
 		ch = &Change{Seq: getU64(w.meta, keySeq) + 1}
 		for _, id := range b.Delete {
-			if err := w.remove(id, ch); err != nil {
+			found, err := w.remove(id, ch)
+			if err != nil {
 				return err
+			}
+			if found {
+				ch.DeletedDocs++
 			}
 		}
 		for i := range puts {
@@ -169,22 +182,23 @@ func newWriter(tx *bolt.Tx) *writer {
 	return w
 }
 
-// remove deletes document id and kills its chunks' slots.
-func (w *writer) remove(id string, ch *Change) error {
+// remove deletes document id and kills its chunks' slots; found says
+// whether it was stored.
+func (w *writer) remove(id string, ch *Change) (found bool, err error) {
 	v := w.docs.Get([]byte(id))
 	if v == nil {
-		return nil
+		return false, nil
 	}
 	var rec docRecord
 	if err := decodeDoc(id, v, &rec); err != nil {
-		return err
+		return false, err
 	}
 	for _, ord := range rec.Chunks {
 		if err := w.chunks.Delete(u64key(ord)); err != nil {
-			return err
+			return false, err
 		}
 		if err := w.killSlot(ord); err != nil {
-			return err
+			return false, err
 		}
 		ch.Deleted = append(ch.Deleted, ord)
 	}
@@ -194,7 +208,7 @@ func (w *writer) remove(id string, ch *Change) error {
 	if rec.Tier.Valid() {
 		addU64(w.meta, keyTierDocs[rec.Tier], -1)
 	}
-	return w.docs.Delete([]byte(id))
+	return true, w.docs.Delete([]byte(id))
 }
 
 func (w *writer) put(d *DocWrite, dim int, ch *Change) error {
@@ -205,16 +219,13 @@ func (w *writer) put(d *DocWrite, dim int, ch *Change) error {
 		panic(fmt.Sprintf("medkb: store.Write: document %q has %d floats for %d chunks of dim %d",
 			d.Doc.ID, len(d.Vectors), len(d.Chunks), dim))
 	}
-	if err := w.remove(d.Doc.ID, ch); err != nil {
+	if _, err := w.remove(d.Doc.ID, ch); err != nil {
 		return err
 	}
-	day, err := base.ParseDay(d.Doc.Time)
-	if err != nil {
-		return fmt.Errorf("document %q: %w", d.Doc.ID, err)
-	}
-	slot := base.Slot{Tier: d.Doc.Tier, Alive: true, Time: day}
+	slot := base.Slot{Tier: d.Doc.Tier, Alive: true, Time: d.Day}
 	ids := []*uint32{&slot.DocNum, &slot.Patient, &slot.Type, &slot.Source, &slot.Evidence, &slot.Lang}
 	for i, v := range []string{d.Doc.ID, d.Doc.Patient, d.Doc.Type, d.Doc.Source, d.Doc.Evidence, d.Doc.Lang} {
+		var err error
 		if *ids[i], err = w.dictID(v); err != nil {
 			return err
 		}
@@ -234,7 +245,7 @@ func (w *writer) put(d *DocWrite, dim int, ch *Change) error {
 		slot.Ord, slot.Tier = c.Ord, c.Tier
 		vec := d.Vectors[i*dim : (i+1)*dim]
 		w.appendSlot(&slot, vec)
-		ch.Added = append(ch.Added, Added{Chunk: &c, Doc: &doc, Slot: slot})
+		ch.Added = append(ch.Added, Added{Chunk: &c, Doc: &doc, Day: d.Day, Slot: slot})
 		ch.Vectors = append(ch.Vectors, vec...)
 	}
 	v, err := json.Marshal(&rec)

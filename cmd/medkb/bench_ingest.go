@@ -53,13 +53,14 @@ bench query; otherwise it goes in a temporary directory that is removed.`,
 				}
 				docs = synth.Resample(texts, n, 1)
 			}
+			in := publicDocs(docs)
 			start := time.Now()
 			db, err := medkb.Open(dir, nil)
 			if err != nil {
 				return err
 			}
 			for lo := 0; lo < n; lo += batch {
-				if _, err := db.Ingest(cmd.Context(), docs[lo:min(lo+batch, n)]); err != nil {
+				if _, err := db.Ingest(cmd.Context(), in[lo:min(lo+batch, n)]); err != nil {
 					db.Close()
 					return err
 				}

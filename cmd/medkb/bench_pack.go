@@ -77,7 +77,7 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*packbench.Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	emb, err := embed.Named(f.embedder, f.embedDim, f.embedURL)
+	emb, err := embed.Named(f.embedder, f.embedDim, embed.OpenAIConfig{BaseURL: f.embedURL, APIKey: embedServer().APIKey})
 	if err != nil {
 		return nil, fmt.Errorf("--embedder: %w", err)
 	}

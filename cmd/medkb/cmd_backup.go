@@ -25,7 +25,7 @@ delete it and run backup again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
-			s, err := medkb.Backup(cmd.Context(), e.db, args[0], &medkb.Options{LockTimeout: e.lockTimeout})
+			s, err := medkb.Backup(cmd.Context(), e.db, args[0], e.options(false))
 			if err != nil {
 				return err
 			}

@@ -26,7 +26,7 @@ place and checks again. What it repaired goes to stderr; every remaining
 problem is printed, and the exit status is 1 when there is any.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := medkb.Check(e.db, &medkb.Options{LockTimeout: e.lockTimeout})
+			r, err := medkb.Check(e.db, e.options(false))
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb"
 )
 
 func exportCmd(e *env) *cobra.Command {
@@ -21,7 +21,7 @@ func exportCmd(e *env) *cobra.Command {
 			defer db.Close()
 			enc := json.NewEncoder(e.stdout)
 			enc.SetEscapeHTML(false)
-			return db.Export(func(d *base.Doc) error { return enc.Encode(d) })
+			return db.Export(func(d *medkb.Doc) error { return enc.Encode(d) })
 		},
 	})
 }

@@ -35,7 +35,7 @@ high side); should writing still fail midway (a full disk, a crash), the
 batches before the failure stay, and running the same ingest again
 finishes the file.
 
-Documents are JSON Lines ({"id", "text", ...}; see the README) or TSV
+Documents are JSON Lines ({"id", "text", ...}; see docs/ingest.md) or TSV
 (id<TAB>text). Knowledge-graph files are recognised by their content:
 triples as JSON Lines {"head", "head_type", "relation", "tail",
 "tail_type"} or TSV with those columns, entities {"name", "type",
@@ -176,7 +176,7 @@ func (r *ingestRun) docs(path string) error {
 	start := time.Now()
 	need := uint64(0)
 	check := func(n int, d base.Doc) error {
-		if err := r.db.CheckDoc(&d); err != nil {
+		if err := r.db.CheckDoc((*medkb.Doc)(&d)); err != nil {
 			return &docio.LineError{Reason: err.Error()}
 		}
 		need += r.storeBytes(len(d.Text))
@@ -203,7 +203,7 @@ func (r *ingestRun) docs(path string) error {
 		defer bar.Finish()
 	}
 	var total medkb.IngestResult
-	var batch []base.Doc
+	var batch []medkb.Doc
 	var lines []int
 	text := 0
 	flush := func() error {
@@ -233,7 +233,7 @@ func (r *ingestRun) docs(path string) error {
 		if check(n, d) != nil {
 			return nil // a bad line --skip-bad skips, reported above
 		}
-		batch = append(batch, d)
+		batch = append(batch, medkb.Doc(d))
 		lines = append(lines, n)
 		if text += len(d.Text); len(batch) >= docBatch || text >= docBatchText {
 			return flush()
@@ -299,6 +299,15 @@ func scanDocs(path string, fn func(line int, d base.Doc) error) (*docio.Result, 
 	}
 	defer f.Close()
 	return docio.Scan(f, path, fn)
+}
+
+// publicDocs converts documents read by docio to the API's.
+func publicDocs(docs []base.Doc) []medkb.Doc {
+	out := make([]medkb.Doc, len(docs))
+	for i, d := range docs {
+		out[i] = medkb.Doc(d)
+	}
+	return out
 }
 
 // lineOf maps "document N" of a batch in an ingest error back to its

@@ -151,7 +151,8 @@ func TestIngestWritesInBatches(t *testing.T) {
 }
 
 // TestIngestHetionet is the Hetionet scenario: ../shared/data/
-// hetionet ingests whole, as the README says (Hetionet v1.0 has 47,031
+// hetionet ingests whole, as docs/benchmarks.md says (Hetionet v1.0 has
+// 47,031
 // nodes and 765,796 edges, 981,679 once the undirected ones are stored
 // both ways; about 20 seconds on two cores), the ingest leaves the graph's
 // compact form, so the next process opens it with one read, and a

@@ -35,7 +35,7 @@ too). The summary counts the documents whose tier changed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			start := time.Now()
-			opts.LockTimeout = e.lockTimeout
+			opts.LockTimeout, opts.EmbedServer = e.lockTimeout, embedServer()
 			var bar *progressbar.ProgressBar
 			if isTerminal(e.stderr) {
 				opts.Progress = func(done, total int) {

@@ -103,11 +103,11 @@ func listSome(names []string, n int) string {
 func (r *ingestRun) graph(in input) error {
 	start := time.Now()
 	if in.kind == graph.KindHetionetEdges && r.ids == nil {
-		stored, err := r.db.Entities()
+		ids, err := r.db.HetionetIDs()
 		if err != nil {
 			return err
 		}
-		r.ids = graph.HetionetIDs(stored)
+		r.ids = ids
 	}
 	n := 0
 	count := func() error { n++; return nil }
@@ -121,8 +121,8 @@ func (r *ingestRun) graph(in input) error {
 	case err != nil:
 		return &rejectedError{err}
 	}
-	var ents []base.Entity
-	var triples []base.Triple
+	var ents []medkb.Entity
+	var triples []medkb.Triple
 	var total medkb.GraphChange
 	flush := func() error {
 		if len(ents)+len(triples) == 0 {
@@ -152,8 +152,8 @@ func (r *ingestRun) graph(in input) error {
 		return nil
 	}
 	err = r.readGraph(in,
-		func(x base.Entity) error { ents = append(ents, x); return full() },
-		func(t base.Triple) error { triples = append(triples, t); return full() })
+		func(x base.Entity) error { ents = append(ents, medkb.Entity(x)); return full() },
+		func(t base.Triple) error { triples = append(triples, medkb.Triple(t)); return full() })
 	if errors.As(err, &bad) {
 		err = nil // the lines skipped and reported above
 	}

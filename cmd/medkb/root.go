@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medkb/medkb"
+	"github.com/medkb/medkb/index/embed"
 )
 
 // env holds what every subcommand shares: streams and the store flags.
@@ -70,10 +72,22 @@ func (e *env) storeFlags(c *cobra.Command) *cobra.Command {
 	return c
 }
 
+// options are the medkb.Options of the store flags and the environment.
+func (e *env) options(readOnly bool) *medkb.Options {
+	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, EmbedServer: embedServer()}
+}
+
+// embedServer says where an OpenAI-compatible embedder is served: the
+// library reads no environment, the command does.
+func embedServer() embed.OpenAIConfig {
+	return embed.OpenAIConfig{BaseURL: os.Getenv("MEDKB_EMBED_URL"),
+		APIKey: cmp.Or(os.Getenv("MEDKB_EMBED_API_KEY"), os.Getenv("OPENAI_API_KEY"))}
+}
+
 // open opens the store named by --db and says on stderr what a
 // read-write open repaired.
 func (e *env) open(readOnly bool) (*medkb.DB, error) {
-	db, err := medkb.Open(e.db, &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout})
+	db, err := medkb.Open(e.db, e.options(readOnly))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package bm25
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/medkb/medkb/store"
 )
 
 // Apply makes the index reflect store sequence seq: it removes the chunks
@@ -25,7 +27,7 @@ import (
 // Apply; opened again it reflects exactly the last persisted seq.
 func (ix *Index) Apply(seq uint64, deletes []uint64, adds []Doc) (err error) {
 	if ix.readOnly {
-		return ErrReadOnly
+		return fmt.Errorf("bm25: %w (the bm25 index)", store.ErrReadOnly)
 	}
 	defer recoverCorrupt(fmt.Sprintf("apply seq %d", seq), &err)
 	ix.applyMu.Lock()

@@ -53,11 +53,8 @@ func BenchmarkSearch(b *testing.B) {
 		filter base.Filter
 	}{
 		{"nofilter", nil},
-		{"filtered", base.Filter{
-			{Field: base.FieldTier, Op: base.OpIn, Values: []string{"T1", "T2"}},
-			{Field: base.FieldTime, Op: base.OpGe, Values: []string{"2000-01-01"}},
-		}},
-		{"patient", base.Filter{{Field: base.FieldPatient, Op: base.OpEq, Values: []string{"P042"}}}},
+		{"filtered", base.Filter{cond(base.FieldTier, base.OpIn, "T1", "T2"), cond(base.FieldTime, base.OpGe, "2000-01-01")}},
+		{"patient", base.Filter{cond(base.FieldPatient, base.OpEq, "P042")}},
 	}
 	for _, state := range []string{"ingested", "compacted"} {
 		for _, bc := range cases {

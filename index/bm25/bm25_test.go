@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/store"
 )
 
 // find runs a query expected to succeed and returns the ordinals found.
@@ -140,10 +141,10 @@ func TestSeqRoundTrip(t *testing.T) {
 	if got := sorted(find(t, ro, "pain", 10, nil)); !slices.Equal(got, []uint64{1, 2}) {
 		t.Errorf("read-only search: got %v, want [1 2]", got)
 	}
-	if err := ro.Apply(8, nil, nil); !errors.Is(err, ErrReadOnly) {
+	if err := ro.Apply(8, nil, nil); !errors.Is(err, store.ErrReadOnly) {
 		t.Errorf("Apply on read-only: %v, want ErrReadOnly", err)
 	}
-	if err := ro.Compact(context.Background()); !errors.Is(err, ErrReadOnly) {
+	if err := ro.Compact(context.Background()); !errors.Is(err, store.ErrReadOnly) {
 		t.Errorf("Compact on read-only: %v, want ErrReadOnly", err)
 	}
 }
@@ -245,7 +246,7 @@ func TestSearchErrors(t *testing.T) {
 	ix := openTemp(t)
 	apply(t, ix, 1, nil, Doc{Ord: 1, Text: "anything", Tier: base.T1})
 	ctx := context.Background()
-	tier := base.Filter{{Field: base.FieldTier, Op: base.OpEq, Values: []string{"T1"}}}
+	tier := base.Filter{cond(base.FieldTier, base.OpEq, "T1")}
 	for _, text := range []string{"", " \t\n"} {
 		if _, err := ix.Search(ctx, text, 10, nil); !errors.Is(err, ErrEmptyQuery) {
 			t.Errorf("Search(%q): %v, want ErrEmptyQuery", text, err)

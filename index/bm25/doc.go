@@ -76,17 +76,19 @@
 // # Filters
 //
 // A base.Filter becomes an unscored bleve filter clause: filtered chunks
-// keep exactly the scores they have without the filter. = and IN are term
-// queries, ordering operators are numeric ranges and apply to time only, !=
-// is a must-not clause. So a chunk without the field passes !=
-// ("patient != P001" keeps literature chunks that have no patient) and
-// fails every other operator. Tier values are read case-insensitively
-// (t1 = T1); other values match exactly. Dates are read by base.ParseDay.
-// Anything else (unknown field, "meta." without a key, ordering on a
-// keyword, unreadable tier or date, wrong number of values) is
-// ErrBadFilter. Empty query text is ErrEmptyQuery even with filters; text
-// that analyses to no term (only stop words) matches nothing, where bleve
-// left alone would return every chunk the filter admits.
+// keep exactly the scores they have without the filter. The semantics are
+// base.Cond's (internal/base/filter.go); this package only translates
+// them, and TestFiltersAgreeWithBase holds the translation to them. = and
+// IN are term queries on the bound, canonical values, ordering operators
+// numeric ranges over the bound days (time only), != a must-not clause, so
+// a chunk without the field passes != ("patient != P001" keeps literature
+// chunks that have no patient) and fails every other operator. Nothing is
+// parsed here: a condition base.BindCond did not make (unknown field,
+// "meta." without a key, ordering on a keyword, wrong number of values,
+// tier or time values not bound) is base.ErrBadCond. Empty query text is
+// ErrEmptyQuery even with filters; text that analyses to no term (only
+// stop words) matches nothing, where bleve left alone would return every
+// chunk the filter admits.
 //
 // # Durability
 //
@@ -130,7 +132,7 @@
 // read-only open. A read-only Open therefore fails while a writer holds
 // the index, a writer cannot open while readers do, and readers share.
 // flock also separates two opens in one process. Open waits up to
-// Options.LockTimeout (1s) and then returns ErrLocked, where bbolt alone
+// Options.LockTimeout (1s) and then returns store.ErrLocked, where bbolt alone
 // would wait forever. A read-only index sees the snapshot it opened and
 // never changes.
 //
@@ -149,7 +151,7 @@
 //     and must be rebuilt.
 //   - When bleve panics inside Open, the half-opened root.bolt keeps its
 //     file lock until the process exits: a second Open of that directory in
-//     the same process waits and fails with ErrLocked. Rebuild works beside
+//     the same process waits and fails with store.ErrLocked. Rebuild works beside
 //     it and renames it away.
 //   - scorch logs (through the standard logger) each snapshot it cannot
 //     load before it tries an older one; a damaged index prints such lines

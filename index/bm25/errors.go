@@ -5,10 +5,12 @@ import (
 	"fmt"
 )
 
+// The index's own errors. A lock another holder keeps wraps
+// store.ErrLocked, a write to an index opened read-only store.ErrReadOnly,
+// and a condition Search cannot evaluate base.ErrBadCond: the store owns
+// locking and read-only opening for everything under its directory, and
+// base owns what a filter condition is.
 var (
-	// ErrLocked is returned by Open when another process (or another Open
-	// in this process) holds the index and the lock wait timed out.
-	ErrLocked = errors.New("medkb: bm25 index is locked by another user")
 	// ErrNotFound is returned by Open in read-only mode when dir holds no
 	// index.
 	ErrNotFound = errors.New("medkb: bm25 index not found")
@@ -19,19 +21,12 @@ var (
 	// never writes (a malformed id or sequence number), when a segment file
 	// fails its checksum (Verify), or when bleve panics reading it.
 	ErrCorrupt = errors.New("medkb: bm25 index is corrupt")
-	// ErrReadOnly is returned by Apply and Compact on an index opened
-	// read-only.
-	ErrReadOnly = errors.New("medkb: bm25 index is read-only")
 	// ErrStaleSeq is returned by Apply when seq is below the sequence the
 	// index already reflects.
 	ErrStaleSeq = errors.New("medkb: bm25 apply sequence goes backwards")
 	// ErrEmptyQuery is returned by Search for query text that is empty or
 	// only white space.
 	ErrEmptyQuery = errors.New("medkb: bm25 query text is empty")
-	// ErrBadFilter is returned by Search for a condition the index cannot
-	// evaluate: unknown field, ordering operator on a field other than
-	// time, wrong number of values, unreadable tier or date.
-	ErrBadFilter = errors.New("medkb: bm25 unsupported filter")
 )
 
 // recoverCorrupt, deferred, turns a panic inside bleve into an ErrCorrupt

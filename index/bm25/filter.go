@@ -2,8 +2,6 @@ package bm25
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -43,90 +41,49 @@ func filterQuery(f base.Filter) (query.Query, error) {
 
 // condQuery returns the query matching the chunks for which c holds; for
 // != it returns the query of the excluded value (the caller negates it).
+// The semantics are base.Cond's; TestFiltersAgreeWithBase holds this
+// translation to them.
 func condQuery(c base.Cond) (query.Query, error) {
-	field, err := checkField(c.Field)
-	if err != nil {
-		return nil, err
+	if err := c.Check(); err != nil {
+		return nil, fmt.Errorf("bm25: %w", err)
 	}
-	switch c.Op {
-	case base.OpIn:
-		if len(c.Values) == 0 {
-			return nil, badCond(c, "IN needs at least one value")
-		}
-	case base.OpEq, base.OpNe, base.OpLt, base.OpLe, base.OpGt, base.OpGe:
-		if len(c.Values) != 1 {
-			return nil, badCond(c, "want exactly one value")
-		}
-	default:
-		return nil, badCond(c, "unknown operator")
-	}
-	if field == fieldTime {
-		return timeQuery(c)
-	}
-	if c.Op != base.OpEq && c.Op != base.OpNe && c.Op != base.OpIn {
-		return nil, badCond(c, "ordering applies to time only")
+	if c.Field == fieldTime {
+		return timeQuery(c), nil
 	}
 	terms := make([]query.Query, len(c.Values))
-	for i, v := range c.Values {
-		if field == base.FieldTier {
-			t, err := base.ParseTier(v)
-			if err != nil {
-				return nil, badCond(c, err.Error())
-			}
-			v = t.String()
-		}
+	for i, v := range c.Values { // tiers' Values are canonical, as indexed
 		tq := query.NewTermQuery(v)
-		tq.SetField(field)
+		tq.SetField(c.Field)
 		terms[i] = tq
 	}
 	return anyOf(terms), nil
 }
 
-// checkField returns the index field a condition names.
-func checkField(name string) (string, error) {
-	if key, ok := strings.CutPrefix(name, base.MetaPrefix); ok {
-		if key == "" {
-			return "", fmt.Errorf("%w: field %q names no meta key", ErrBadFilter, name)
-		}
-		return name, nil
-	}
-	if name == fieldTime || slices.Contains(keywordFields[:], name) {
-		return name, nil
-	}
-	return "", fmt.Errorf("%w: unknown field %q", ErrBadFilter, name)
-}
-
 // timeQuery handles conditions on time, a numeric field of day numbers.
-// Chunks without a time match no positive condition.
-func timeQuery(c base.Cond) (query.Query, error) {
-	days := make([]float64, len(c.Values))
-	for i, v := range c.Values {
-		d, err := base.ParseDay(v)
-		if err != nil {
-			return nil, badCond(c, err.Error())
-		}
-		if d == base.NoDay {
-			return nil, badCond(c, "empty date")
-		}
+// Chunks without a time have no value in it, so they match no positive
+// condition.
+func timeQuery(c base.Cond) query.Query {
+	days := make([]float64, len(c.Days))
+	for i, d := range c.Days {
 		days[i] = float64(d)
 	}
 	yes, no := true, false
 	day := &days[0]
 	switch c.Op {
 	case base.OpLt:
-		return timeRange(nil, day, nil, &no), nil
+		return timeRange(nil, day, nil, &no)
 	case base.OpLe:
-		return timeRange(nil, day, nil, &yes), nil
+		return timeRange(nil, day, nil, &yes)
 	case base.OpGt:
-		return timeRange(day, nil, &no, nil), nil
+		return timeRange(day, nil, &no, nil)
 	case base.OpGe:
-		return timeRange(day, nil, &yes, nil), nil
+		return timeRange(day, nil, &yes, nil)
 	}
 	ranges := make([]query.Query, len(days))
 	for i := range days {
 		ranges[i] = timeRange(&days[i], &days[i], &yes, &yes)
 	}
-	return anyOf(ranges), nil
+	return anyOf(ranges)
 }
 
 func timeRange(lo, hi *float64, loIncl, hiIncl *bool) query.Query {
@@ -149,8 +106,4 @@ func anyOf(qs []query.Query) query.Query {
 		return qs[0]
 	}
 	return query.NewDisjunctionQuery(qs)
-}
-
-func badCond(c base.Cond, why string) error {
-	return fmt.Errorf("%w: %s %s %q: %s", ErrBadFilter, c.Field, c.Op, c.Values, why)
 }

@@ -4,14 +4,23 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
 )
 
-// filterCorpus: every chunk mentions "fever"; attributes vary, and chunk 6
-// has none at all.
+// filterCorpus is an index of filterDocs.
 func filterCorpus(t *testing.T) *Index {
+	t.Helper()
+	ix := openTemp(t)
+	apply(t, ix, 1, nil, filterDocs(t)...)
+	return ix
+}
+
+// filterDocs: every chunk mentions "fever"; attributes vary, and chunk 6
+// has none at all.
+func filterDocs(t *testing.T) []Doc {
 	t.Helper()
 	day := func(s string) base.Day {
 		d, err := base.ParseDay(s)
@@ -20,8 +29,7 @@ func filterCorpus(t *testing.T) *Index {
 		}
 		return d
 	}
-	ix := openTemp(t)
-	apply(t, ix, 1, nil,
+	return []Doc{
 		Doc{Ord: 1, Doc: "d1", Text: "fever 39C", Tier: base.T1, Type: "lab", Patient: "P001", Source: "EMR", Lang: "en",
 			Time: day("2018-01-01"), Meta: map[string]string{"dept": "icu"}},
 		Doc{Ord: 2, Doc: "d1", Text: "fever resolved", Tier: base.T2, Type: "imaging", Patient: "P001", Source: "EMR", Lang: "en",
@@ -35,21 +43,80 @@ func filterCorpus(t *testing.T) *Index {
 		Doc{Ord: 6, Text: "fever without any attributes", Time: base.NoDay},
 		Doc{Ord: 7, Doc: "d5", Text: "发热 fever", Tier: base.T3, Type: "note", Patient: "P003", Lang: "zh", Evidence: "cohort",
 			Time: day("2018-01-02")},
-	)
-	return ix
+	}
 }
 
+// cond binds a condition as the query language does.
 func cond(field string, op base.Op, values ...string) base.Cond {
-	return base.Cond{Field: field, Op: op, Values: values}
+	c, err := base.BindCond(field, op, values...)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// filterCase is a filter and the chunks of filterDocs it keeps.
+type filterCase struct {
+	name   string
+	filter base.Filter
+	want   []uint64
 }
 
 func TestFilters(t *testing.T) {
 	ix := filterCorpus(t)
-	for _, tc := range []struct {
-		name   string
-		filter base.Filter
-		want   []uint64
-	}{
+	for _, tc := range filterCases() {
+		got := sorted(find(t, ix, "fever", 100, tc.filter))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestFiltersAgreeWithBase: the index keeps exactly the chunks for which
+// base.Cond's semantics (the Holds methods, which the vector scan calls)
+// say every condition holds.
+func TestFiltersAgreeWithBase(t *testing.T) {
+	ix := filterCorpus(t)
+	docs := filterDocs(t)
+	for _, tc := range filterCases() {
+		var want []uint64
+		for _, d := range docs {
+			if holds(tc.filter, &d) {
+				want = append(want, d.Ord)
+			}
+		}
+		if got := sorted(find(t, ix, "fever", 100, tc.filter)); !slices.Equal(got, want) {
+			t.Errorf("%s: the index keeps %v, base.Cond holds for %v", tc.name, got, want)
+		}
+	}
+}
+
+// holds evaluates f on d by base.Cond's semantics.
+func holds(f base.Filter, d *Doc) bool {
+	text := map[string]string{base.FieldType: d.Type, base.FieldPatient: d.Patient, base.FieldSource: d.Source,
+		base.FieldEvidence: d.Evidence, base.FieldLang: d.Lang, base.FieldDoc: d.Doc}
+	for _, c := range f {
+		var ok bool
+		switch {
+		case c.Field == base.FieldTier:
+			ok = c.HoldsTier(d.Tier)
+		case c.Field == base.FieldTime:
+			ok = c.HoldsDay(d.Time)
+		case strings.HasPrefix(c.Field, base.MetaPrefix):
+			v, has := d.Meta[strings.TrimPrefix(c.Field, base.MetaPrefix)]
+			ok = c.HoldsText(v, has)
+		default:
+			ok = c.HoldsText(text[c.Field], text[c.Field] != "")
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func filterCases() []filterCase {
+	return []filterCase{
 		{"none", nil, []uint64{1, 2, 3, 4, 5, 6, 7}},
 		{"tier =", base.Filter{cond("tier", "=", "T1")}, []uint64{1, 5}},
 		{"tier = lower case", base.Filter{cond("tier", "=", "t3")}, []uint64{3, 7}},
@@ -83,11 +150,6 @@ func TestFilters(t *testing.T) {
 		{"two !=", base.Filter{cond("patient", "!=", "P001"), cond("patient", "!=", "P002")}, []uint64{5, 6, 7}},
 		{"contradiction", base.Filter{cond("tier", "=", "T1"), cond("tier", "=", "T2")}, nil},
 		{"unknown value", base.Filter{cond("patient", "=", "P999")}, nil},
-	} {
-		got := sorted(find(t, ix, "fever", 100, tc.filter))
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
-		}
 	}
 }
 
@@ -110,8 +172,13 @@ func TestFilterDoesNotScore(t *testing.T) {
 	}
 }
 
+// TestFilterErrors: a condition BindCond would refuse, or did not bind,
+// is refused.
 func TestFilterErrors(t *testing.T) {
 	ix := filterCorpus(t)
+	cond := func(field string, op base.Op, values ...string) base.Cond {
+		return base.Cond{Field: field, Op: op, Values: values}
+	}
 	for _, tc := range []struct {
 		name string
 		c    base.Cond
@@ -128,10 +195,12 @@ func TestFilterErrors(t *testing.T) {
 		{"IN without values", cond("type", "IN")},
 		{"= with two values", cond("type", "=", "lab", "note")},
 		{"= without value", cond("time", "=")},
+		{"tier not bound", cond("tier", "=", "T1")},
+		{"time not bound", cond("time", "=", "2020-01-01")},
 	} {
 		_, err := ix.Search(context.Background(), "fever", 10, base.Filter{tc.c})
-		if !errors.Is(err, ErrBadFilter) {
-			t.Errorf("%s: error %v, want ErrBadFilter", tc.name, err)
+		if !errors.Is(err, base.ErrBadCond) {
+			t.Errorf("%s: error %v, want base.ErrBadCond", tc.name, err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/medkb/medkb/internal/fsync"
+	"github.com/medkb/medkb/store"
 	berrors "go.etcd.io/bbolt/errors"
 )
 
@@ -24,7 +25,7 @@ type Options struct {
 	ReadOnly bool
 	// LockTimeout bounds how long Open waits while another user holds the
 	// index (a writer excludes everyone; readers exclude writers). Zero
-	// means one second; Open then fails with ErrLocked.
+	// means one second; Open then fails with store.ErrLocked.
 	LockTimeout time.Duration
 }
 
@@ -76,7 +77,13 @@ func Open(dir string, opts *Options) (_ *Index, err error) {
 
 	bi, err := bleve.OpenUsing(dir, runtimeConfig(o))
 	if errors.Is(err, berrors.ErrTimeout) {
-		return nil, fmt.Errorf("bm25: open %s: %w", dir, ErrLocked)
+		return nil, fmt.Errorf("bm25: open %s: %w (the bm25 index)", dir, store.ErrLocked)
+	}
+	if err != nil && !errors.Is(err, fs.ErrPermission) {
+		// The directory holds an index (metaFile) that bleve cannot read:
+		// a garbled segment can surface as a bad mapping or a bad segment
+		// header rather than a panic.
+		return nil, fmt.Errorf("bm25: open %s: %w: %w", dir, ErrCorrupt, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bm25: open %s: %w", dir, err)

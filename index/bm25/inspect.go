@@ -11,6 +11,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+
+	"github.com/medkb/medkb/store"
 )
 
 // Count returns the number of indexed chunks.
@@ -169,7 +171,7 @@ func (ix *Index) scorch() (*scorch.Scorch, error) {
 // segment count falls.
 func (ix *Index) Compact(ctx context.Context) error {
 	if ix.readOnly {
-		return ErrReadOnly
+		return fmt.Errorf("bm25: %w (the bm25 index)", store.ErrReadOnly)
 	}
 	s, err := ix.scorch()
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/medkb/medkb/store"
 )
 
 // TestLocks pins down scorch's file locking (an flock on root.bolt, which
@@ -23,10 +25,10 @@ func TestLocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	apply(t, w, 1, nil, Doc{Ord: 1, Text: "angina"})
-	if _, err := Open(dir, shortRO); !errors.Is(err, ErrLocked) {
+	if _, err := Open(dir, shortRO); !errors.Is(err, store.ErrLocked) {
 		t.Errorf("read-only open beside a writer: %v, want ErrLocked", err)
 	}
-	if _, err := Open(dir, short); !errors.Is(err, ErrLocked) {
+	if _, err := Open(dir, short); !errors.Is(err, store.ErrLocked) {
 		t.Errorf("second writer: %v, want ErrLocked", err)
 	}
 	if err := w.Close(); err != nil {
@@ -41,7 +43,7 @@ func TestLocks(t *testing.T) {
 	if err != nil {
 		t.Fatalf("second reader: %v", err)
 	}
-	if _, err := Open(dir, short); !errors.Is(err, ErrLocked) {
+	if _, err := Open(dir, short); !errors.Is(err, store.ErrLocked) {
 		t.Errorf("writer beside readers: %v, want ErrLocked", err)
 	}
 	for _, r := range []*Index{r1, r2} {

@@ -36,16 +36,17 @@ func rows(n, dim int) [][]float32 {
 var ErrUnknown = errors.New("medkb: unknown embedder")
 
 // Named returns the embedder whose Name is name, with dimension dim:
-// "hash-v1" (dim 0 means DefaultHashDim) or "openai:MODEL", served at
-// baseURL (see NewOpenAI; dim is the model's and required). A store
-// records these two values, so Named recreates its embedder; the CLI
-// reads them from flags.
-func Named(name string, dim int, baseURL string) (Embedder, error) {
+// "hash-v1" (dim 0 means DefaultHashDim) or "openai:MODEL", served as
+// server says (its BaseURL, APIKey and the rest; name and dim give Model
+// and Dim, and dim is required: see NewOpenAI). A store records name and
+// dim, so Named recreates its embedder; the CLI reads them from flags.
+func Named(name string, dim int, server OpenAIConfig) (Embedder, error) {
 	if dim < 0 {
 		return nil, fmt.Errorf("%w: dimension %d", ErrConfig, dim)
 	}
 	if model, ok := strings.CutPrefix(name, openAIPrefix); ok {
-		return NewOpenAI(OpenAIConfig{BaseURL: baseURL, Model: model, Dim: dim})
+		server.Model, server.Dim = model, dim
+		return NewOpenAI(server)
 	}
 	if name != hashName {
 		return nil, fmt.Errorf("%w %q: want %s or %sMODEL", ErrUnknown, name, hashName, openAIPrefix)

@@ -300,7 +300,7 @@ func TestNamed(t *testing.T) {
 		{"hash-v1", -1, "", "dimension -1"},
 		{"hash-v2", 0, "", `unknown embedder "hash-v2"`},
 	} {
-		e, err := Named(tc.name, tc.dim, tc.url)
+		e, err := Named(tc.name, tc.dim, OpenAIConfig{BaseURL: tc.url, Model: "ignored", Dim: 7})
 		got := ""
 		if err != nil {
 			got = err.Error()

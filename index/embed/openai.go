@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -38,9 +37,10 @@ type OpenAIConfig struct {
 	// Dim is the dimension the model returns; responses are checked
 	// against it.
 	Dim int
-	// APIKey is sent as a bearer token. Empty means the environment
-	// variable MEDKB_EMBED_API_KEY, then OPENAI_API_KEY; if all are empty
-	// no Authorization header is sent (local servers need none).
+	// APIKey is sent as a bearer token; empty sends no Authorization
+	// header (local servers need none). The package reads no
+	// environment: the medkb command passes $MEDKB_EMBED_API_KEY, else
+	// $OPENAI_API_KEY.
 	APIKey string
 	// BatchSize is the number of texts per request; 0 means 64.
 	BatchSize int
@@ -109,7 +109,7 @@ func NewOpenAI(cfg OpenAIConfig) (Embedder, error) {
 		endpoint: strings.TrimSuffix(strings.TrimRight(cfg.BaseURL, "/"), "/v1") + "/v1/embeddings",
 		model:    cfg.Model,
 		dim:      cfg.Dim,
-		key:      cmp.Or(cfg.APIKey, os.Getenv("MEDKB_EMBED_API_KEY"), os.Getenv("OPENAI_API_KEY")),
+		key:      cfg.APIKey,
 		batch:    cmp.Or(cfg.BatchSize, DefaultBatchSize),
 		retries:  cmp.Or(cfg.Retries, DefaultRetries),
 		timeout:  cmp.Or(cfg.Timeout, DefaultTimeout),

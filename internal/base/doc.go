@@ -17,4 +17,10 @@
 //     is the chunk's slot in the vector slab and its id in the BM25 index.
 //   - Dates are kept as the text the user gave (validated at ingest) and as
 //     Day, days since 1970-01-01 UTC, for filtering and time decay.
+//   - A WHERE condition (Cond) is bound once, by BindCond: its tier and
+//     time values are read into Tiers and Days there, and the indexes
+//     compare those. What a condition means (a record without the field
+//     passes != and fails everything else) is stated once, on Cond, and
+//     written once, in its Holds methods: the vector scan calls them and
+//     the BM25 index is tested against them.
 package base

@@ -1,7 +1,8 @@
 package base
 
-// Doc is one document: the JSON Lines input record (DESIGN.md, "Data
-// model") and, after ingest, the stored record with Tier and Type resolved.
+// Doc is one document: the JSON Lines input record (docs/ingest.md,
+// "Documents") and, after ingest, the stored record with Tier and Type
+// resolved.
 // Only ID and Text are required on input.
 type Doc struct {
 	ID        string            `json:"id"`

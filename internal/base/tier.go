@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Tier is the evidence tier of a block (SEEDS.md section 1): T1 gold
+// Tier is the evidence tier of a block (docs/ingest.md): T1 gold
 // standard, T2 objective examination, T3 professional observation, T4
 // subjective description. The zero value means "not given".
 type Tier uint8

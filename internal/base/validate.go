@@ -32,11 +32,18 @@ const (
 // finite vector that is not all zeros. It does not know the store's dimension; the ingest
 // checks that. Each error names the field and, for a limit, the limit.
 func (d *Doc) Validate() error {
+	_, err := d.ValidateDay()
+	return err
+}
+
+// ValidateDay is Validate that also returns the day Time names (NoDay for
+// none), which checking it has read: an ingest reads a date once.
+func (d *Doc) ValidateDay() (Day, error) {
 	switch {
 	case d.ID == "":
-		return errors.New(`missing "id"`)
+		return NoDay, errors.New(`missing "id"`)
 	case d.Text == "":
-		return errors.New(`missing "text"`)
+		return NoDay, errors.New(`missing "text"`)
 	}
 	for _, f := range []struct {
 		name, v string
@@ -55,52 +62,53 @@ func (d *Doc) Validate() error {
 		{"published", d.Published, MaxDateBytes, false},
 	} {
 		if err := checkString(fmt.Sprintf("%q", f.name), f.v, f.max, f.ident); err != nil {
-			return err
+			return NoDay, err
 		}
 	}
 	if strings.TrimSpace(d.ID) != d.ID {
-		return errors.New(`"id" has white space around it`)
+		return NoDay, errors.New(`"id" has white space around it`)
 	}
 	if strings.TrimSpace(d.Text) == "" {
-		return errors.New(`"text" is only white space`)
+		return NoDay, errors.New(`"text" is only white space`)
 	}
 	if len(d.Meta) > MaxMetaKeys {
-		return fmt.Errorf(`"meta" has %d keys, more than %d`, len(d.Meta), MaxMetaKeys)
+		return NoDay, fmt.Errorf(`"meta" has %d keys, more than %d`, len(d.Meta), MaxMetaKeys)
 	}
 	for k, v := range d.Meta {
 		if k == "" {
-			return errors.New(`"meta" has an empty key`)
+			return NoDay, errors.New(`"meta" has an empty key`)
 		}
 		if err := checkString("meta key", k, MaxMetaKeyBytes, true); err != nil {
-			return err
+			return NoDay, err
 		}
 		if err := checkString(fmt.Sprintf("meta %q", k), v, MaxMetaValueBytes, false); err != nil {
-			return err
+			return NoDay, err
 		}
 	}
 	if d.Tier != TierNone && !d.Tier.Valid() {
-		return fmt.Errorf("unknown tier %d", d.Tier)
+		return NoDay, fmt.Errorf("unknown tier %d", d.Tier)
 	}
-	if _, err := ParseDay(d.Time); err != nil {
-		return fmt.Errorf(`"time": %w`, err)
+	day, err := ParseDay(d.Time)
+	if err != nil {
+		return NoDay, fmt.Errorf(`"time": %w`, err)
 	}
 	if _, err := ParseDay(d.Published); err != nil {
-		return fmt.Errorf(`"published": %w`, err)
+		return NoDay, fmt.Errorf(`"published": %w`, err)
 	}
 	if len(d.Vector) > MaxVectorDim {
-		return fmt.Errorf(`"vector" has %d numbers, more than %d`, len(d.Vector), MaxVectorDim)
+		return NoDay, fmt.Errorf(`"vector" has %d numbers, more than %d`, len(d.Vector), MaxVectorDim)
 	}
 	zero := true
 	for i, f := range d.Vector {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return fmt.Errorf(`"vector"[%d] is not a finite number`, i)
+			return NoDay, fmt.Errorf(`"vector"[%d] is not a finite number`, i)
 		}
 		zero = zero && f == 0
 	}
 	if len(d.Vector) > 0 && zero {
-		return errors.New(`"vector" is all zeros`)
+		return NoDay, errors.New(`"vector" is all zeros`)
 	}
-	return nil
+	return day, nil
 }
 
 // checkString checks one field: at most max bytes, valid UTF-8 and, for

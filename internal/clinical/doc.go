@@ -1,8 +1,8 @@
 // Package clinical holds medkb's deterministic clinical rules: the evidence
 // tier classifier, the key-entity extractor and the fidelity-preserving
-// compression that gives T1 and T2 chunks their state B (SEEDS.md section
-// 1). Everything is a table or an ordered rule list, exported so that the
-// README and `medkb` can print exactly what runs (WriteTables).
+// compression that gives T1 and T2 chunks their state B. Everything is a
+// table or an ordered rule list, exported so that docs/ingest.md can show
+// exactly what runs (WriteTables; TestWriteTables keeps the copy current).
 //
 // Tiers. Classify decides in a fixed order and says which step decided
 // (Reason): an explicit tier on the document; else its type, looked up in
@@ -22,7 +22,7 @@
 // biopsies (取活检2块, 标本送病理) is T2 until a clause states a tissue
 // result; and 病理性杂音, 病理性Q波 name a sign, not a tissue.
 //
-// Literature types follow M-Eval's study-type ranking (SEEDS.md section 3):
+// Literature types follow M-Eval's study-type ranking:
 // meta-analyses and systematic reviews are T1, randomised and other
 // clinical trials T2, cohort, case-control studies and case reports T3,
 // expert opinion and consensus T4. Guidelines are not ranked there; medkb

@@ -83,7 +83,7 @@ func rule(name string, tier base.Tier, segment string, terms ...string) TextRule
 }
 
 // ignoring returns r that ignores hits inside the given terms; why says
-// what they are, for the README.
+// what they are, for docs/ingest.md.
 func (r TextRule) ignoring(why string, terms ...string) TextRule {
 	r.Ignore = append(slices.Clip(r.Ignore), terms...)
 	r.ignore = compileTerms(r.Ignore)
@@ -92,7 +92,7 @@ func (r TextRule) ignoring(why string, terms ...string) TextRule {
 }
 
 // checking returns r that counts a hit only when check agrees too; why
-// says what the check leaves out, for the README.
+// says what the check leaves out, for docs/ingest.md.
 func (r TextRule) checking(why string, check func(text string, hit []int) bool) TextRule {
 	r.checks = append(slices.Clip(r.checks), check)
 	r.Except = joinNonEmpty(r.Except, why)
@@ -121,8 +121,8 @@ func (r TextRule) retelling() TextRule {
 	return r
 }
 
-// summarized returns r described by summary in the README instead of by its
-// terms.
+// summarized returns r described by summary in docs/ingest.md instead of
+// by its terms.
 func (r TextRule) summarized(summary string) TextRule {
 	r.Summary = summary
 	return r

@@ -9,7 +9,7 @@ import (
 
 // WriteTables writes TypeTable, TextRules, NarrativeCues and the
 // vocabulary state B may drop (AdminVocabulary, GenericHeading) as
-// Markdown, for the README and `medkb` to print.
+// Markdown, for docs/ingest.md (TestWriteTables).
 func WriteTables(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| type | tier | also written | why |\n|---|---|---|---|\n")

@@ -17,13 +17,13 @@ type TypeEntry struct {
 	Type    string
 	Tier    base.Tier
 	Aliases []string
-	Note    string // why this tier, shown in the README
+	Note    string // why this tier, shown in docs/ingest.md
 }
 
 // TypeTable maps document types to tiers, most objective first; when a
 // type names two entries (a Chinese type containing both 超声 and 活检), the
-// earlier one wins. Literature types follow the study-type ranking of
-// SEEDS.md section 3; see the package documentation. Read-only.
+// earlier one wins. Literature types follow M-Eval's study-type ranking;
+// see the package documentation. Read-only.
 var TypeTable = []TypeEntry{
 	{"pathology", base.T1, []string{"pathology report", "histology", "histopathology", "surgical pathology", "病理", "病理报告", "病理诊断", "组织病理", "免疫组化", "冰冻病理", "anatomía patológica", "patología", "anatomopathologie", "pathologie", "病理診断", "病理組織"}, "gold standard: tissue diagnosis"},
 	{"biopsy", base.T1, []string{"biopsies", "活检", "穿刺活检", "活组织检查", "biopsia", "biopsie", "生検"}, "gold standard: tissue diagnosis"},

@@ -23,7 +23,11 @@ func TestLineTokensIsThePlannersCost(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	if _, err := db.Ingest(ctx, set.Docs); err != nil {
+	docs := make([]medkb.Doc, len(set.Docs))
+	for i, d := range set.Docs {
+		docs[i] = medkb.Doc(d)
+	}
+	if _, err := db.Ingest(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
 	tok, err := text.NewTokenizer()
@@ -90,12 +94,12 @@ func TestMostItemsIsExact(t *testing.T) {
 // chunks of a long document is warned about and never recalled.
 func TestOracleDocs(t *testing.T) {
 	views := map[string]*medkb.DocView{
-		"a": {Doc: base.Doc{ID: "a", Time: "2024-01-02"}, Chunks: []medkb.ChunkView{
+		"a": {Doc: medkb.Doc{ID: "a", Time: "2024-01-02"}, Chunks: []medkb.ChunkView{
 			{Tier: "T2", Text: "Troponin I 2.3 ng/mL.", TextB: "Troponin I 2.3 ng/mL"},
 			{Tier: "T2", Text: "Creatinine 1.1 mg/dL. Potassium", TextB: "Creatinine 1.1 mg/dL"},
 			{Tier: "T2", Text: "4.2 mmol/L."},
 		}},
-		"b": {Doc: base.Doc{ID: "b"}, Chunks: []medkb.ChunkView{{Tier: "T4", Text: "Chest pain."}}},
+		"b": {Doc: medkb.Doc{ID: "b"}, Chunks: []medkb.ChunkView{{Tier: "T4", Text: "Chest pain."}}},
 	}
 	q := &Question{ID: "q", Pos: "q.jsonl:1", Evidence: []Item{
 		{Doc: "a", Quote: "2.3 ng/mL"}, {Doc: "a", Quote: "Potassium 4.2"}, {Doc: "b"},

@@ -4,7 +4,8 @@
 // line. Outputs may hold blank lines. `go test ./... -rewrite` rewrites the
 // files with the outputs the code now produces, so a change of behaviour
 // shows up as a diff in review. File does the same for an output kept
-// whole in one file (an SVG, a Markdown table).
+// whole in one file (an SVG, a Markdown table), and Section for one kept
+// between two marker lines of a hand-written document (a table in docs/).
 //
 //	# a comment
 //	explain budget=64

@@ -32,7 +32,11 @@ func Open(ctx context.Context, prefix string, docs []base.Doc) (*Store, error) {
 	}
 	s := &Store{DB: db, dir: dir}
 	start := time.Now()
-	if _, err := db.Ingest(ctx, docs); err != nil {
+	in := make([]medkb.Doc, len(docs))
+	for i, d := range docs {
+		in[i] = medkb.Doc(d)
+	}
+	if _, err := db.Ingest(ctx, in); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 // Package pack is EBM-Pack, the last stage of a medkb query: given the
 // retrieved blocks and a token budget, it decides which evidence enters
-// the LLM's context, in which form, and says why for every block
-// (SEEDS.md section 1, paper 000).
+// the LLM's context, in which form, and says why for every block. It
+// follows the EBM-Pack paper, with the departures listed below.
 //
 // # The problem
 //
@@ -45,12 +45,18 @@
 // surgeons (10%) considered laparoscopy ...") outranked the T4 sentence
 // that answered, and EBM fell below the FIFO baseline at 128 and 512
 // tokens; at p = 4 it is at or above every baseline at every window
-// (README, "Evidence recall"). The RRCE benchmark, whose candidates carry
+// (docs/benchmarks.md, "Evidence recall"). The RRCE benchmark, whose
+// candidates carry
 // no retrieval signals, packs with p = 0: the paper's formula.
 //
 // The quota follows relevance too: a tier's place is for evidence that
 // answers the question, and a block of marginal relevance does not earn
 // one by its tier alone (QuotaRelevance).
+//
+// The quota is counted in one place, the packer's (tallyQuota): Result.Quota
+// says, per tier, how many blocks the quota counts and how many of them
+// were packed (Item.InQuota). A caller that cuts items afterwards (the
+// planner's LIMIT) asks Recount rather than counting again itself.
 //
 // # Strategies
 //
@@ -82,11 +88,11 @@
 // blocks that fit (a Lagrangian choice), then the same walk and upgrade.
 // The new packing is kept when it meets every quota the first one met and
 // fills more quota places, or as many with a higher utility. On the
-// benchmarks this lifts the greedy from 0.92-0.99 of the exact optimum's
-// utility to 0.986-0.993 (README, "The priced quota").
+// benchmarks the paper's greedy reaches 0.925-0.997 of the exact optimum's
+// utility and EBM-Pack 0.985-0.998 (docs/benchmarks.md, "The priced quota").
 //
 // Paper, the quota pass and the density walk alone, is there to measure
-// what the additions bring (README, the MedQA table).
+// what the additions bring (docs/benchmarks.md, the MedQA table).
 //
 // Cost: two sorts of small integers (at most 2n states by density, then
 // the packed blocks in reading order; sortByKey), a few linear walks (the
@@ -154,7 +160,7 @@
 //     Decay is a tie-breaker between near equals, not a reason to drop
 //     evidence: at 0.1 per year a two-year-old ultrasound fell behind
 //     other patients' fragments on the dated Chinese benchmark records
-//     (README, "lambda").
+//     (docs/benchmarks.md, "Time decay").
 //   - A permanent block (Candidate.Permanent: a documented allergy or a
 //     genetic result, clinical.Reason.Permanent) does not decay at all;
 //     the paper decays every block. Even at 0.1 per year a 2012

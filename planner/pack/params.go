@@ -136,7 +136,13 @@ const (
 // Strategies lists every strategy in declaration order.
 var Strategies = [...]Strategy{Ebm, Paper, Exact, FIFO, Semantic, Uniform}
 
+// strategyNames are the strategies' names in the query language, which
+// takes them from here (StrategyNames).
 var strategyNames = [...]string{"ebm", "paper", "exact", "fifo", "semantic", "uniform"}
+
+// StrategyNames lists the strategies' names in declaration order, the
+// order messages name them.
+func StrategyNames() []string { return append([]string(nil), strategyNames[:]...) }
 
 // String returns the strategy's name in the query language.
 func (s Strategy) String() string {

@@ -117,6 +117,10 @@ type Item struct {
 	// it has none: ReasonBudget when it was denser but did not fit,
 	// ReasonMutualExclusion when this state won, ReasonAOnly for baselines.
 	Other Reason `json:"other,omitempty"`
+	// InQuota: the tier quota counts the block (Candidate.Relevance is
+	// at least QuotaRelevance of the best), so it is one of its tier's
+	// Got; Recount counts these again when a caller cuts items.
+	InQuota bool `json:"in_quota,omitempty"`
 }
 
 // Drop is one block left out entirely, described by its densest state.
@@ -269,6 +273,7 @@ func (b *builder) finish() *Result {
 		r.TokensUsed += int(pk.o.tokens)
 		r.Utility += pk.o.utility
 		if b.inQuota(c) {
+			r.Items[k].InQuota = true
 			got[c.Tier]++
 		}
 	}
@@ -279,18 +284,41 @@ func (b *builder) finish() *Result {
 	if !slices.IsSortedFunc(r.Dropped, byIndex) { // most strategies drop in candidate order
 		slices.SortFunc(r.Dropped, byIndex)
 	}
-	present := b.present
-	r.QuotaMet = true
 	for _, t := range base.Tiers {
-		if present[t] == 0 {
-			continue
+		if b.present[t] > 0 {
+			r.Quota = append(r.Quota, TierQuota{Tier: t, Present: b.present[t], Want: min(b.p.Kmin, b.present[t])})
 		}
-		q := TierQuota{Tier: t, Present: present[t], Want: min(b.p.Kmin, present[t]), Got: got[t]}
-		q.Met = q.Got >= q.Want
-		r.QuotaMet = r.QuotaMet && q.Met
-		r.Quota = append(r.Quota, q)
 	}
+	r.QuotaMet = tallyQuota(r.Quota, got)
 	return r
+}
+
+// tallyQuota sets each tier's Got from got and its Met, and reports
+// whether every tier's quota is met: the one place a quota is counted.
+func tallyQuota(quota []TierQuota, got tierCounts) bool {
+	all := true
+	for i := range quota {
+		q := &quota[i]
+		q.Got = got[q.Tier]
+		q.Met = q.Got >= q.Want
+		all = all && q.Met
+	}
+	return all
+}
+
+// Recount counts quota again over kept, what is left of the packing's
+// Items after a caller cut some (a LIMIT): a tier whose only counted
+// block was cut no longer has its quota met. Present and Want stand. It
+// returns the recounted copy and whether every tier's quota is met.
+func Recount(quota []TierQuota, kept []Item) ([]TierQuota, bool) {
+	var got tierCounts
+	for _, it := range kept {
+		if it.InQuota {
+			got[it.Tier]++
+		}
+	}
+	out := slices.Clone(quota)
+	return out, tallyQuota(out, got)
 }
 
 // tierCounts holds a count per tier, indexed by base.Tier (0 unused).

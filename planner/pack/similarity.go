@@ -29,7 +29,7 @@ const FloorTokens = 20
 // text, so compression pays off through its cosine and its fit, not
 // through a floor earned by the words it dropped. DefaultSimFloor was
 // chosen on MedQA vignettes held out from the benchmark's sample
-// (internal/bench/packbench; README, "The similarity floor").
+// (internal/bench/packbench; docs/benchmarks.md, "The similarity floor").
 //
 // In a query Sim is scaled by R^p, the block's relevance
 // from every retrieval signal (the planner's: BM25 coverage of the

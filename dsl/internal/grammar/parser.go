@@ -2,10 +2,13 @@ package grammar
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/medkb/medkb/planner/pack"
 )
 
 // Token is one significant token: comments and whitespace are gone.
@@ -74,18 +77,19 @@ func (l *sliceLexer) Next() (lexer.Token, error) {
 
 // Words lists every keyword of the grammar in canonical spelling, in the
 // order in which lists of expected tokens name them.
-func Words() []string {
-	return []string{
-		"EXPLAIN", "ANALYZE", "RETRIEVE",
-		"USING", "bm25", "vector", "k",
-		"WHERE", "tier", "type", "patient", "time", "source", "evidence", "lang", "doc", "meta", "IN", "AND",
-		"FUSE", "rrf", "weighted", "docvote", "alpha", "m",
-		"EXPAND", "metapath", "HOPS", "WHEN", "entities",
-		"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "strategy",
-		"ebm", "paper", "exact", "fifo", "semantic", "uniform", "now",
-		"LIMIT",
-	}
-}
+func Words() []string { return slices.Clone(words) }
+
+// words are the keywords. The strategy names are the packer's
+// (pack.StrategyNames); the Strategy production spells them too, as
+// participle needs, and TestVocabulary holds the two together.
+var words = slices.Concat([]string{
+	"EXPLAIN", "ANALYZE", "RETRIEVE",
+	"USING", "bm25", "vector", "k",
+	"WHERE", "tier", "type", "patient", "time", "source", "evidence", "lang", "doc", "meta", "IN", "AND",
+	"FUSE", "rrf", "weighted", "docvote", "alpha", "m",
+	"EXPAND", "metapath", "HOPS", "WHEN", "entities",
+	"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "strategy",
+}, pack.StrategyNames(), []string{"now", "LIMIT"})
 
 // Puncts lists every punctuation token of the grammar, in the order in
 // which lists of expected tokens name them.
@@ -96,7 +100,7 @@ func Puncts() []string {
 // IsWord reports whether s is a keyword, ignoring case, and returns its
 // canonical spelling.
 func IsWord(s string) (string, bool) {
-	for _, w := range Words() {
+	for _, w := range words {
 		if strings.EqualFold(w, s) {
 			return w, true
 		}

@@ -1,8 +1,8 @@
 // Package packbench is the harness for the benchmark of the paper behind
-// EBM-Pack (SEEDS.md section 1): how much critical evidence survives when
-// a case's context is packed into a small window, measured as RRCE (see
-// below). It backs `medkb bench pack` and `medkb tune`, and is kept out
-// of planner/pack so the packer carries no benchmark code.
+// EBM-Pack, RRCE (the retention rate of critical evidence): how much
+// critical evidence survives when a case's context is packed into a small
+// window. It backs `medkb bench pack` and `medkb tune`, and is kept out of
+// planner/pack so the packer carries no benchmark code.
 //
 // # Protocol
 //
@@ -64,8 +64,8 @@
 //     cosine separate a case's own lines from other cases' when the query
 //     holds the vignette; a high one keeps tier first when it does not
 //     (MedQASample.QuestionOnly). The default was chosen on the
-//     validation sample over both query styles (README, "The similarity
-//     floor"). WithRecordInQuery gives a case file the first style.
+//     validation sample over both query styles (docs/benchmarks.md, "The
+//     similarity floor"). WithRecordInQuery gives a case file the first style.
 //   - Exact maximises utility, so it never packs zero-utility blocks and
 //     can retain fewer of them than Ebm, which fills spare room.
 //   - MedQA vignettes carry no dates, so lambda has no effect on them.

@@ -1,0 +1,181 @@
+package medkb
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/medkb/medkb/index/bm25"
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/store"
+)
+
+// CheckReport is what Check found in a store and what it repaired.
+type CheckReport struct {
+	Problems []error  // what is wrong and was not repaired
+	Fixed    []error  // what was wrong and the repair fixed
+	Repaired []string // what the check repaired (only the derived BM25 index)
+	Stats    *Stats   // the store's counters, when there is no problem
+}
+
+// Check checks the store in dir. First the system of record, read-only
+// (store.Verify): a damaged file is reported, page by page and record by
+// record, and never opened for writing. Only when it is sound does Check
+// open the store read-write, which replays what an interrupted writer left
+// out of the BM25 index and rebuilds a damaged one, and compare the
+// derived indexes with it; when only the BM25 index is wrong, it rebuilds
+// the index from the store and checks again. Of opts only LockTimeout,
+// Embedder and EmbedServer matter. err is for a store that cannot be
+// checked at all (missing, locked), or for opts that Validate refuses.
+func Check(dir string, opts *Options) (*CheckReport, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.ReadOnly = false
+	problems, err := store.Verify(dir, &store.Options{LockTimeout: o.LockTimeout})
+	if err != nil || len(problems) > 0 {
+		return &CheckReport{Problems: problems}, err
+	}
+	db, err := Open(dir, &o)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	r := &CheckReport{Repaired: db.Repairs()}
+	if r.Problems, err = db.derivedProblems(); err != nil {
+		return nil, err
+	}
+	if len(r.Problems) > 0 && indexOnly(r.Problems) {
+		note, err := db.RepairIndex()
+		if err != nil {
+			return nil, err
+		}
+		r.Fixed, r.Repaired = r.Problems, append(r.Repaired, note)
+		if r.Problems, err = db.derivedProblems(); err != nil {
+			return nil, err
+		}
+	}
+	if len(r.Problems) == 0 {
+		r.Stats, err = db.Stats()
+	}
+	return r, err
+}
+
+// derivedProblems compares the open generation's derived indexes with it.
+func (db *DB) derivedProblems() ([]error, error) {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return db.checkDerived(g)
+}
+
+// indexOnly reports whether every problem is the BM25 index's, which a
+// rebuild of the index from the store fixes.
+func indexOnly(problems []error) bool {
+	for _, p := range problems {
+		if !errors.Is(p, ErrIndexDamaged) && !errors.Is(p, ErrIndexBehind) {
+			return false
+		}
+	}
+	return true
+}
+
+// Check verifies that the store is consistent and that the BM25 index and
+// the vector slab agree with it; it returns every problem found. Problems
+// of the BM25 index wrap ErrIndexDamaged or ErrIndexBehind: RepairIndex
+// fixes those. It reads every segment of the index whole (bm25.Verify).
+func (db *DB) Check() ([]error, error) {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	problems := g.st.Check()
+	more, err := db.checkDerived(g)
+	return append(problems, more...), err
+}
+
+// checkDerived compares the BM25 index and the vector slab with the store.
+func (db *DB) checkDerived(g *generation) ([]error, error) {
+	var problems []error
+	m, err := g.st.Meta()
+	if err != nil {
+		return nil, err
+	}
+	live := map[uint64]bool{}
+	err = g.st.ForEachDoc(func(_ *base.Doc, info store.DocInfo) error {
+		for _, o := range info.Ords {
+			live[o] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if bm, done, err := db.index(g); err != nil {
+		problems = append(problems, err)
+	} else {
+		problems = append(problems, checkIndex(g.st, bm, m.Seq, live)...)
+		done()
+	}
+	if g.vec.Live() != len(live) {
+		problems = append(problems, fmt.Errorf("vector slab has %d live slots, the store %d chunks", g.vec.Live(), len(live)))
+	}
+	for o := range live {
+		if s, ok := g.vec.Slot(o); !ok || !s.Alive {
+			problems = append(problems, fmt.Errorf("vector slab has no live slot for chunk %d", o))
+			break
+		}
+	}
+	return problems, nil
+}
+
+// checkIndex compares the BM25 index bm of st with the store at sequence
+// seq holding the chunks live; every problem wraps ErrIndexDamaged.
+func checkIndex(st *store.Store, bm *bm25.Index, seq uint64, live map[uint64]bool) []error {
+	if err := bm.Verify(); err != nil {
+		return []error{damaged(st, err)} // reading on could panic or mislead
+	}
+	var problems []error
+	add := func(err error) {
+		if len(problems) < 100 {
+			problems = append(problems, damaged(st, err))
+		}
+	}
+	if have, err := bm.Seq(); err != nil {
+		add(err)
+	} else if have != seq {
+		add(fmt.Errorf("bm25 index reflects sequence %d, store is at %d", have, seq))
+	}
+	indexed := 0
+	err := bm.Ords(func(ord uint64) error {
+		indexed++
+		if !live[ord] {
+			add(fmt.Errorf("bm25 index has chunk %d, which the store does not", ord))
+		}
+		return nil
+	})
+	if err != nil {
+		add(err)
+	} else if indexed != len(live) {
+		add(fmt.Errorf("bm25 index has %d chunks, the store %d", indexed, len(live)))
+	}
+	return problems
+}
+
+// verify runs Check and turns the problems it finds into one error.
+func (db *DB) verify() error {
+	problems, err := db.Check()
+	if err != nil {
+		return err
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %d problem(s): %w", ErrInconsistent, len(problems), errors.Join(problems...))
+}
