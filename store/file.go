@@ -76,6 +76,7 @@ type boltFile struct {
 	pageSize int
 	meta     boltMeta // the meta bbolt uses: the valid one with the larger txid
 	metaErr  [2]error // why meta page 0 or 1 is invalid (bbolt then uses the other)
+	scratch  []byte   // page reads land here first, to learn their length
 	pages    uint64   // whole pages in the file
 	free     []uint64 // the freelist's pages
 }
@@ -222,20 +223,26 @@ func (bf *boltFile) page(id uint64) ([]byte, error) {
 		return nil, fmt.Errorf("page %d: beyond the last page (%d)", id, bf.meta.pgid-1)
 	}
 	ps := uint64(bf.pageSize)
-	hdr := make([]byte, pageHeaderSize)
-	if _, err := bf.f.ReadAt(hdr, int64(id*ps)); err != nil {
+	if len(bf.scratch) != int(ps) {
+		bf.scratch = make([]byte, ps)
+	}
+	first := bf.scratch
+	if _, err := bf.f.ReadAt(first, int64(id*ps)); err != nil {
 		return nil, fmt.Errorf("page %d: %w", id, err)
 	}
-	if self := ne.Uint64(hdr); self != id {
+	if self := ne.Uint64(first); self != id {
 		return nil, fmt.Errorf("page %d: names itself page %d (zeroed or overwritten)", id, self)
 	}
-	overflow := uint64(ne.Uint32(hdr[12:]))
+	overflow := uint64(ne.Uint32(first[12:]))
 	if id+overflow >= bf.meta.pgid {
 		return nil, fmt.Errorf("page %d: %d overflow pages run past the last page (%d)", id, overflow, bf.meta.pgid-1)
 	}
 	p := make([]byte, (overflow+1)*ps)
-	if _, err := bf.f.ReadAt(p, int64(id*ps)); err != nil {
-		return nil, fmt.Errorf("page %d: %w", id, err)
+	copy(p, first)
+	if overflow > 0 {
+		if _, err := bf.f.ReadAt(p[ps:], int64((id+1)*ps)); err != nil {
+			return nil, fmt.Errorf("page %d: %w", id, err)
+		}
 	}
 	return p, nil
 }

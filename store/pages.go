@@ -18,26 +18,29 @@ import (
 // can read every page of the others without faulting or looping, and
 // when none is damaged bbolt's own check may run too.
 func (bf *boltFile) checkPages(limit int) (problems []error, damaged map[string]bool) {
-	w := &pageWalk{bf: bf, limit: limit, seen: map[uint64]bool{0: true, 1: true}, free: map[uint64]bool{}, damaged: map[string]bool{}}
+	n := bf.meta.pgid
+	w := &pageWalk{bf: bf, limit: limit, seen: make(pageSet, n), free: make(pageSet, n), damaged: map[string]bool{}}
+	w.seen.add(0)
+	w.seen.add(1)
 	if bf.meta.freelist != noFreelist {
 		p, _ := bf.page(bf.meta.freelist) // read once already by validate
 		for i := uint64(0); i <= uint64(ne.Uint32(p[12:])); i++ {
-			w.seen[bf.meta.freelist+i] = true
+			w.seen.add(bf.meta.freelist + i)
 		}
 	}
 	for _, id := range bf.free {
 		switch {
 		case id < 2 || id >= bf.meta.pgid:
 			w.add("freelist: page %d is outside pages 2..%d", id, bf.meta.pgid-1)
-		case w.free[id]:
+		case w.free.has(id):
 			w.add("freelist: page %d is freed twice", id)
 		}
-		w.free[id] = true
+		w.free.add(id)
 	}
 	w.tree(bf.meta.root, "(root)", nil, nil)
 	var unreached []uint64
 	for id := uint64(2); id < bf.meta.pgid; id++ {
-		if !w.seen[id] && !w.free[id] {
+		if !w.seen.has(id) && !w.free.has(id) {
 			unreached = append(unreached, id)
 		}
 	}
@@ -47,11 +50,23 @@ func (bf *boltFile) checkPages(limit int) (problems []error, damaged map[string]
 	return w.problems, w.damaged
 }
 
+// pageSet is a set of page ids below the meta page's high-water mark;
+// ids at or past it are never members.
+type pageSet []bool
+
+func (s pageSet) has(id uint64) bool { return id < uint64(len(s)) && s[id] }
+
+func (s pageSet) add(id uint64) {
+	if id < uint64(len(s)) {
+		s[id] = true
+	}
+}
+
 type pageWalk struct {
 	bf       *boltFile
 	limit    int
-	seen     map[uint64]bool // pages reached (with their overflow pages)
-	free     map[uint64]bool
+	seen     pageSet // pages reached (with their overflow pages)
+	free     pageSet
 	problems []error
 	damaged  map[string]bool // top-level buckets with a damaged page
 }
@@ -79,7 +94,7 @@ func (w *pageWalk) tree(id uint64, bucket string, lo, hi []byte) {
 		w.damage(bucket, "reaches page %d, outside pages 2..%d", id, w.bf.meta.pgid-1)
 		return
 	}
-	if w.seen[id] {
+	if w.seen.has(id) {
 		w.damage(bucket, "page %d is reached twice", id)
 		return
 	}
@@ -89,10 +104,10 @@ func (w *pageWalk) tree(id uint64, bucket string, lo, hi []byte) {
 		return
 	}
 	for i := uint64(0); i*uint64(w.bf.pageSize) < uint64(len(p)); i++ {
-		if w.free[id+i] {
+		if w.free.has(id + i) {
 			w.damage(bucket, "page %d is in use and free", id+i)
 		}
-		w.seen[id+i] = true
+		w.seen.add(id + i)
 	}
 	flags, count := ne.Uint16(p[8:]), int(ne.Uint16(p[10:]))
 	if flags != branchPage && flags != leafPage {

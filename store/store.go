@@ -132,6 +132,30 @@ func CreateGeneration(dir string) (*Store, error) {
 	return openGen(dir, gen, nil, true)
 }
 
+// writable refuses a read-write open of a file whose damage a write
+// would make worse (read-only opens may read what is left): an invalid
+// meta page, at whose older transaction bbolt would open the file, so
+// that the next commit overwrites what the lost one wrote; or a damaged
+// page, which bbolt trusts when a write rewrites it (a page header
+// naming a billion overflow pages once made an ingest free them one by
+// one, for minutes). The page walk reads only page headers and
+// elements, not overflow pages: a few hundred milliseconds on a store of
+// 200,000 documents.
+func writable(bf *boltFile, readOnly bool, dir string) error {
+	if readOnly {
+		return nil
+	}
+	problems := bf.metaProblems()
+	if len(problems) == 0 {
+		problems, _ = bf.checkPages(1)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w; a read-write open could make it worse: restore a backup, "+
+		"or export what is readable (medkb export --db %s) into a new store", problems[0], dir)
+}
+
 // openGen opens generation gen of dir. Only create makes a new bbolt file
 // (in a generation directory made just before); otherwise the file must
 // exist and pass openBoltFile's validation before bbolt maps it, and it
@@ -155,14 +179,10 @@ func openGen(dir, gen string, opts *Options, create bool) (*Store, error) {
 			}
 			return nil, err
 		}
-		problems := bf.metaProblems()
+		err = writable(bf, readOnly, dir)
 		bf.Close()
-		if len(problems) > 0 && !readOnly {
-			// bbolt would open the file at the other meta page's older
-			// transaction, and the next commit would overwrite what the
-			// lost one wrote: read-only opens may read what is left.
-			return nil, fmt.Errorf("%w; a read-write open would make the loss permanent: restore a backup, "+
-				"or export what is readable (medkb export --db %s) into a new store", problems[0], dir)
+		if err != nil {
+			return nil, err
 		}
 	}
 	var db *bolt.DB

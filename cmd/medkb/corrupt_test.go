@@ -278,7 +278,7 @@ func (r *corruptionRig) run(t testing.TB, rng *rand.Rand, n int) faultCounts {
 			other = []string{"show", d.docID}
 		}
 		c.copies++
-		checkFailed := false
+		checkFailed, pageDamage := false, false
 		for j, args := range [][]string{{"check"}, other} {
 			o := runChild(append(append([]string{}, args...), db...)...)
 			c.runs++
@@ -300,6 +300,7 @@ func (r *corruptionRig) run(t testing.TB, rng *rand.Rand, n int) faultCounts {
 			if j == 0 && o.code != 0 {
 				c.checkFailed++
 				checkFailed = true
+				pageDamage = strings.Contains(all, ": page ") // a page's structure, not its content
 			}
 			if j == 1 && checkFailed && args[0] == "rebuild" && o.code == 0 {
 				t.Errorf("copy %d, %s (%s): rebuild succeeded from a store that fails its check:\n%s", i, d.kind, d.detail, all)
@@ -309,6 +310,11 @@ func (r *corruptionRig) run(t testing.TB, rng *rand.Rand, n int) faultCounts {
 			// the loss of the last one permanent.
 			if j == 1 && d.kind == "zero meta page" && (args[0] == "backup" || args[0] == "ingest" || args[0] == "rebuild") && o.code == 0 {
 				t.Errorf("copy %d, %s (%s): %s succeeded on the older transaction the other meta page names:\n%s", i, d.kind, d.detail, args[0], all)
+			}
+			// A write trusts the pages it rewrites: on a page check found
+			// damaged, it must refuse rather than make it worse.
+			if j == 1 && pageDamage && (args[0] == "ingest" || args[0] == "rebuild") && o.code == 0 {
+				t.Errorf("copy %d, %s (%s): %s wrote to a store with a damaged page:\n%s", i, d.kind, d.detail, args[0], all)
 			}
 			first, _, _ := strings.Cut(strings.TrimSpace(all), "\n")
 			t.Logf("copy %d, %s (%s): %s: %.300s", i, d.kind, d.detail, args[0], first)
