@@ -28,7 +28,7 @@ func (s *Store) Check() []error {
 	var problems []error
 	add := func(err error) {
 		if len(problems) < checkLimit {
-			problems = append(problems, err)
+			problems = append(problems, inFile(s.Path(), err))
 		}
 	}
 	addf := func(format string, args ...any) { add(corruptFile(s.Path(), format, args...)) }

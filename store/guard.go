@@ -48,12 +48,18 @@ func guard(path string, db *bolt.DB, fn func() error) (err error) {
 			err = &corruptError{path: path, msg: panicMessage(db, r)}
 			err = &panicError{err}
 		}
-		var ce *corruptError
-		if errors.As(err, &ce) && ce.path == "" {
-			ce.path = path
-		}
+		err = inFile(path, err)
 	}()
 	return fn()
+}
+
+// inFile names path in err when err is an ErrCorrupt that names no file.
+func inFile(path string, err error) error {
+	var ce *corruptError
+	if errors.As(err, &ce) && ce.path == "" {
+		ce.path = path
+	}
+	return err
 }
 
 // panicError marks an ErrCorrupt that came from a recovered panic.
