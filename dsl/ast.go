@@ -75,14 +75,17 @@ const (
 	ValueString ValueKind = iota // "text"
 	ValueNumber                  // 12 or 0.5
 	ValueName                    // a bare name: T1, lab
+	ValueParam                   // $name not yet bound (Bind sets String or Number)
 )
 
 // Value is one value of a condition; Text is the decoded string, the
-// number as written, or the name.
+// number as written, or the name. A value written as a parameter keeps
+// its Placeholder after Bind has filled in Kind and Text.
 type Value struct {
-	Pos  Pos
-	Kind ValueKind
-	Text string
+	Pos         Pos
+	Kind        ValueKind
+	Text        string
+	Placeholder *Placeholder
 }
 
 // FuseClause picks the fusion method ("rrf", "weighted" or "docvote") and
@@ -125,14 +128,24 @@ type LimitClause struct {
 // Str is a string literal: its decoded value, and the position of its
 // opening quote.
 type Str struct {
-	Pos   Pos
-	Value string
+	Pos         Pos
+	Value       string
+	Placeholder *Placeholder // non-nil when written as $name
 }
 
 // Num is a number as written (digits, optionally a fraction).
 type Num struct {
-	Pos  Pos
-	Text string
+	Pos         Pos
+	Text        string
+	Placeholder *Placeholder // non-nil when written as $name
+}
+
+// Placeholder is a named parameter, $Name, where a literal could stand.
+// Bind fills in the literal it holds and sets Bound; the name stays, so
+// that printing shows $Name and a second Bind can rebind it.
+type Placeholder struct {
+	Name  string // without the $; case matters
+	Bound bool
 }
 
 // NumList is a parenthesised list of numbers; Pos is its keyword's.

@@ -91,13 +91,15 @@ func buildField(g *grammar.Field) Field {
 	}
 	key := g.Meta.Name
 	if g.Meta.Quoted != nil {
-		key = str(g.Meta.Quoted).Value
+		key = literal(g.Meta.Quoted).Value
 	}
 	return Field{Pos: pos(g.Pos), Name: base.MetaPrefix + key}
 }
 
 func buildValue(g *grammar.Value) Value {
 	switch {
+	case g.String != nil && g.String.Param != "":
+		return Value{Pos: pos(g.Pos), Kind: ValueParam, Placeholder: placeholder(g.String.Param)}
 	case g.String != nil:
 		return Value{Pos: pos(g.Pos), Kind: ValueString, Text: str(g.String).Value}
 	case g.Number != nil:
@@ -122,7 +124,7 @@ func buildFuse(g *grammar.Fuse) *FuseClause {
 func buildExpand(g *grammar.Expand) *ExpandClause {
 	e := &ExpandClause{Pos: pos(g.Pos), Hops: optNum(g.Hops), Limit: optNum(g.Limit), When: optNum(g.When)}
 	for _, m := range g.Metapaths {
-		e.Metapaths = append(e.Metapaths, str(m))
+		e.Metapaths = append(e.Metapaths, literal(m))
 	}
 	return e
 }
@@ -191,7 +193,17 @@ func packOptionName(o *grammar.PackOption) string {
 
 func pos(p lexer.Position) Pos { return Pos{Line: p.Line, Column: p.Column, Offset: p.Offset} }
 
-func num(g *grammar.Number) Num { return Num{Pos: pos(g.Pos), Text: g.Text} }
+func num(g *grammar.Number) Num {
+	if g.Param != "" {
+		return Num{Pos: pos(g.Pos), Placeholder: placeholder(g.Param)}
+	}
+	return Num{Pos: pos(g.Pos), Text: g.Text}
+}
+
+// placeholder records the parameter written as tok ("$name").
+func placeholder(tok string) *Placeholder {
+	return &Placeholder{Name: strings.TrimPrefix(tok, "$")}
+}
 
 func optNum(g *grammar.Number) *Num {
 	if g == nil {
@@ -201,8 +213,17 @@ func optNum(g *grammar.Number) *Num {
 	return &n
 }
 
-// str decodes a literal the lexical pass has already accepted.
+// str decodes a literal the lexical pass has already accepted, or records
+// a parameter.
 func str(g *grammar.String) Str {
+	if g.Param != "" {
+		return Str{Pos: pos(g.Pos), Placeholder: placeholder(g.Param)}
+	}
+	return literal(&grammar.Literal{Pos: g.Pos, Raw: g.Raw})
+}
+
+// literal decodes a literal the lexical pass has already accepted.
+func literal(g *grammar.Literal) Str {
 	v, bad := unquote(g.Raw)
 	if bad != nil {
 		panic(fmt.Sprintf("dsl: literal at %s passed the lexical check but does not decode: %s", g.Pos, bad.msg))

@@ -19,6 +19,11 @@ func Check(s *Statement) (*Query, error) {
 		src: s.src,
 		q:   &Query{src: s.src, Defaulted: map[Param]bool{}},
 	}
+	bound, err := s.bindings()
+	if err != nil {
+		return nil, err
+	}
+	c.q.Bindings = bound
 	steps := []func(*Statement) *Error{c.retrieve, c.using, c.where, c.fuse, c.expand, c.pack, c.limit}
 	for _, step := range steps {
 		if err := step(s); err != nil {

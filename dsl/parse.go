@@ -151,6 +151,8 @@ func exponent(toks []grammar.Token) string {
 // charHint suggests the ASCII character a stray one probably stands for.
 func charHint(c string) string {
 	switch c {
+	case "$":
+		return "; a parameter is $ and a name, such as $p"
 	case "'", "‘", "’", "`":
 		return "; strings use double quotes"
 	case "“", "”", "＂":

@@ -30,7 +30,7 @@ func (s *Statement) String() string {
 		}
 	}
 	if s.Retrieve != nil {
-		add("RETRIEVE", quote(s.Retrieve.Text.Value))
+		add("RETRIEVE", s.Retrieve.Text.written())
 	}
 	if u := s.Using; u != nil {
 		var arms []string
@@ -59,7 +59,7 @@ func (s *Statement) String() string {
 		add(printPack(p)...)
 	}
 	if s.Limit != nil {
-		add("LIMIT", s.Limit.N.Text)
+		add("LIMIT", s.Limit.N.written())
 	}
 	return strings.Join(lines, "\n")
 }
@@ -68,7 +68,7 @@ func printArm(name string, a *ArmSpec) string {
 	if a.K == nil {
 		return name
 	}
-	return name + "(k=" + a.K.Text + ")"
+	return name + "(k=" + a.K.written() + ")"
 }
 
 func printCond(c Condition) string {
@@ -88,6 +88,8 @@ func printCond(c Condition) string {
 
 func printValue(v Value) string {
 	switch {
+	case v.Placeholder != nil:
+		return "$" + v.Placeholder.Name
 	case v.Kind == ValueName && grammar.IsName(v.Text), v.Kind == ValueNumber && isDecimal(v.Text):
 		return v.Text
 	}
@@ -99,7 +101,7 @@ func printFuse(f *FuseClause) string {
 		return f.Method
 	}
 	param := map[string]string{FuseRRF: "k", FuseWeighted: "alpha", FuseDocVote: "m"}[f.Method]
-	return f.Method + "(" + param + "=" + f.Param.Text + ")"
+	return f.Method + "(" + param + "=" + f.Param.written() + ")"
 }
 
 func printExpand(e *ExpandClause) []string {
@@ -109,13 +111,13 @@ func printExpand(e *ExpandClause) []string {
 	}
 	parts := []string{"EXPAND", "metapath", strings.Join(paths, ", ")}
 	if e.Hops != nil {
-		parts = append(parts, "HOPS", e.Hops.Text)
+		parts = append(parts, "HOPS", e.Hops.written())
 	}
 	if e.Limit != nil {
-		parts = append(parts, "LIMIT", e.Limit.Text)
+		parts = append(parts, "LIMIT", e.Limit.written())
 	}
 	if e.When != nil {
-		parts = append(parts, "WHEN", "entities", ">=", e.When.Text)
+		parts = append(parts, "WHEN", "entities", ">=", e.When.written())
 	}
 	return parts
 }
@@ -124,7 +126,7 @@ func printPack(p *PackClause) []string {
 	parts := []string{"PACK"}
 	num := func(name string, n *Num) {
 		if n != nil {
-			parts = append(parts, name, n.Text)
+			parts = append(parts, name, n.written())
 		}
 	}
 	num("budget", p.Budget)
@@ -132,7 +134,7 @@ func printPack(p *PackClause) []string {
 	if p.Weights != nil {
 		w := make([]string, len(p.Weights.Nums))
 		for i, n := range p.Weights.Nums {
-			w[i] = n.Text
+			w[i] = n.written()
 		}
 		parts = append(parts, "weights", "("+strings.Join(w, ", ")+")")
 	}
@@ -143,7 +145,23 @@ func printPack(p *PackClause) []string {
 		parts = append(parts, "strategy", p.Strategy.Text)
 	}
 	if p.Now != nil {
-		parts = append(parts, "now", quote(p.Now.Value))
+		parts = append(parts, "now", p.Now.written())
 	}
 	return parts
+}
+
+// written is s as it is written: a literal, or $name for a parameter.
+func (s Str) written() string {
+	if s.Placeholder != nil {
+		return "$" + s.Placeholder.Name
+	}
+	return quote(s.Value)
+}
+
+// written is n as it is written: digits, or $name for a parameter.
+func (n Num) written() string {
+	if n.Placeholder != nil {
+		return "$" + n.Placeholder.Name
+	}
+	return n.Text
 }

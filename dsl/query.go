@@ -40,6 +40,10 @@ type Query struct {
 	// EXPLAIN can mark them. Parameters that were written are absent.
 	Defaulted map[Param]bool
 
+	// Bindings lists the named parameters ($name) in the order they are
+	// written, with the values Bind gave them.
+	Bindings []Binding
+
 	src source
 }
 
@@ -140,6 +144,9 @@ func (q *Query) String() string {
 	if q.Explain {
 		line("explain", "analyze=%t", q.Analyze)
 	}
+	if len(q.Bindings) > 0 {
+		line("params", "%s", describeBindings(q.Bindings))
+	}
 	line("text", "%s", quote(q.Text))
 	line("bm25", "%s", q.arm(q.BM25, ParamBM25K))
 	line("vector", "%s", q.arm(q.Vector, ParamVectorK))
@@ -235,3 +242,12 @@ func (q *Query) describePack() string {
 }
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// describeBindings lists parameters as $name = value, comma-separated.
+func describeBindings(bs []Binding) string {
+	parts := make([]string, len(bs))
+	for i, b := range bs {
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, ", ")
+}

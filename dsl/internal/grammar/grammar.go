@@ -66,11 +66,12 @@ type Field struct {
 	Meta *MetaKey `parser:"| @@"`
 }
 
-// MetaKey is meta.KEY, KEY a name or a quoted string.
+// MetaKey is meta.KEY, KEY a name or a quoted string (never a
+// parameter: a key names a field, it is not a value).
 type MetaKey struct {
 	Pos    lexer.Position
-	Name   string  `parser:"'meta' '.' ( @Ident"`
-	Quoted *String `parser:"| @@ )"`
+	Name   string   `parser:"'meta' '.' ( @Ident"`
+	Quoted *Literal `parser:"| @@ )"`
 }
 
 // InList is IN (v, ...).
@@ -124,10 +125,10 @@ type DocVote struct {
 // order, so a LIMIT right after them belongs to EXPAND.
 type Expand struct {
 	Pos       lexer.Position
-	Metapaths []*String `parser:"'EXPAND' 'metapath' @@ (',' @@)*"`
-	Hops      *Number   `parser:"('HOPS' @@)?"`
-	Limit     *Number   `parser:"('LIMIT' @@)?"`
-	When      *Number   `parser:"('WHEN' 'entities' '>=' @@)?"`
+	Metapaths []*Literal `parser:"'EXPAND' 'metapath' @@ (',' @@)*"`
+	Hops      *Number    `parser:"('HOPS' @@)?"`
+	Limit     *Number    `parser:"('LIMIT' @@)?"`
+	When      *Number    `parser:"('WHEN' 'entities' '>=' @@)?"`
 }
 
 // Pack is the packer with options in any order; duplicates are rejected
@@ -162,14 +163,25 @@ type Limit struct {
 	N   *Number `parser:"'LIMIT' @@"`
 }
 
-// String is a double-quoted string as written, quotes and escapes included.
+// String is a double-quoted string as written, quotes and escapes
+// included, or a parameter ($name) to be bound to a string.
 type String struct {
+	Pos   lexer.Position
+	Raw   string `parser:"  @String"`
+	Param string `parser:"| @Param"`
+}
+
+// Literal is a double-quoted string and nothing else: where a parameter
+// is not allowed (meta keys, metapaths).
+type Literal struct {
 	Pos lexer.Position
 	Raw string `parser:"@String"`
 }
 
-// Number is a number as written.
+// Number is a number as written, or a parameter ($name) to be bound to
+// one.
 type Number struct {
-	Pos  lexer.Position
-	Text string `parser:"@Number"`
+	Pos   lexer.Position
+	Text  string `parser:"  @Number"`
+	Param string `parser:"| @Param"`
 }

@@ -21,6 +21,7 @@ const (
 	KindIdent           // keywords and names
 	KindPunct           // ( ) , = != < <= > >= ; .
 	KindChar            // any other single character: always an error
+	KindParam           // $name: a named parameter, bound after parsing
 )
 
 // tokenType maps a kind to participle's token type; EOF is lexer.EOF (-1)
@@ -40,6 +41,7 @@ func (definition) Symbols() map[string]lexer.TokenType {
 		"Ident":      KindIdent.tokenType(),
 		"Punct":      KindPunct.tokenType(),
 		"Char":       KindChar.tokenType(),
+		"Param":      KindParam.tokenType(),
 	}
 }
 
@@ -60,6 +62,7 @@ func (definition) Lex(_ string, r io.Reader) (lexer.Lexer, error) {
 //	name    letter or _, then letters, marks, digits, _   (Unicode)
 //	number  -?[0-9]+(\.[0-9]+)?
 //	string  " ... " with \ escaping the next character; may span lines
+//	param   $ then a name, no space between: $q, $patient_id
 func Scan(src string) []Token {
 	var toks []Token
 	pos := lexer.Position{Line: 1, Column: 1}
@@ -75,6 +78,8 @@ func Scan(src string) []Token {
 			n, kind = scanString(rest)
 		case isDigit(r) || r == '-' && len(rest) > 1 && isDigit(rune(rest[1])):
 			n, kind = scanNumber(rest), KindNumber
+		case r == '$' && len(rest) > 1 && startsName(rest[1:]):
+			n, kind = 1+nameLen(rest[1:]), KindParam
 		case isNameStart(r):
 			n, kind = size+spanOf(rest[size:], isNamePart), KindIdent
 		default:
@@ -152,6 +157,18 @@ func IsSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 func IsName(s string) bool {
 	r, size := utf8.DecodeRuneInString(s)
 	return s != "" && isNameStart(r) && spanOf(s[size:], isNamePart) == len(s)-size
+}
+
+// startsName reports whether s begins with a rune that can start a name.
+func startsName(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isNameStart(r)
+}
+
+// nameLen measures the name at the start of s, which startsName accepted.
+func nameLen(s string) int {
+	_, size := utf8.DecodeRuneInString(s)
+	return size + spanOf(s[size:], isNamePart)
 }
 
 func isNameStart(r rune) bool { return unicode.IsLetter(r) || r == '_' }
