@@ -72,7 +72,7 @@ func TestQueryJSONIsThePlanners(t *testing.T) {
 		`EXPLAIN ANALYZE RETRIEVE "allergy" WHERE patient = "P001" PACK budget 64`,
 		`EXPLAIN RETRIEVE "x"`,
 	} {
-		p, err := planner.Run(ctx, db.env(g, bm), q)
+		p, err := planner.Run(ctx, db.env(g, bm), q, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

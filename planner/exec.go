@@ -42,16 +42,20 @@ type Env struct {
 // maxFetch bounds what one arm retrieves, over-fetching included.
 const maxFetch = 10000
 
-// Compile parses, checks and plans src against env's graph and models.
+// Compile parses src, binds its named parameters to args (nil when it
+// has none), checks and plans it against env's graph and models.
 // Opening the graph is the only part that can take long; ctx bounds it
 // (a *StageError).
-func Compile(ctx context.Context, src string, env *Env) (*Plan, error) {
-	return compile(ctx, src, env, startClock())
+func Compile(ctx context.Context, src string, args dsl.Args, env *Env) (*Plan, error) {
+	return compile(ctx, src, args, env, startClock())
 }
 
-func compile(ctx context.Context, src string, env *Env, clk clock) (*Plan, error) {
+func compile(ctx context.Context, src string, args dsl.Args, env *Env, clk clock) (*Plan, error) {
 	st, err := dsl.Parse(src)
 	if err != nil {
+		return nil, err
+	}
+	if err := st.Bind(args); err != nil {
 		return nil, err
 	}
 	q, err := dsl.Check(st)
@@ -68,14 +72,14 @@ func compile(ctx context.Context, src string, env *Env, clk clock) (*Plan, error
 	return Build(q, Binding{Graph: g, GraphNote: note, VectorWeight: env.VectorWeight})
 }
 
-// Run compiles and executes src. EXPLAIN returns the plan without running
+// Run compiles src with args and executes it. EXPLAIN returns the plan without running
 // it; EXPLAIN ANALYZE runs it and reports per operator. When ctx ends,
 // Run returns a *StageError that names the stage it stopped in, within
 // a few milliseconds of the end in every stage that loops (see
 // StageError and the package doc, "Time").
-func Run(ctx context.Context, env *Env, src string) (*Result, error) {
+func Run(ctx context.Context, env *Env, src string, args dsl.Args) (*Result, error) {
 	clk := startClock()
-	p, err := compile(ctx, src, env, clk)
+	p, err := compile(ctx, src, args, env, clk)
 	if err != nil {
 		return nil, err
 	}

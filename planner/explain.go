@@ -96,6 +96,13 @@ func (p *Plan) Explain(reports []OpReport) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "RETRIEVE %q\n", p.Query.Text)
+	if bs := p.Query.Bindings; len(bs) > 0 {
+		params := make([]string, len(bs))
+		for i, x := range bs {
+			params[i] = x.String()
+		}
+		fmt.Fprintf(&b, "params: %s\n", strings.Join(params, ", "))
+	}
 	for _, l := range lines {
 		b.WriteString(strings.Repeat("  ", l.depth) + "-> " + l.text)
 		if r, ok := rep[l.op]; ok {
