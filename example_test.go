@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/medkb/medkb"
-	"github.com/medkb/medkb/dsl"
 )
 
 func Example() {
@@ -46,11 +45,11 @@ func Example() {
 	// [3] p1-complaint#0, complaint, patient P1, 2019-03-02
 }
 
-// Statements are text, and the language has no parameters to bind yet:
-// a program that puts a user's words or an id into a statement writes
-// them as string literals with dsl.Quote, so that no quote, keyword or
-// comment in them can change the statement around them.
-func Example_quotedValues() {
+// A program that puts a user's words or an id into a statement writes
+// them as named parameters: the statement holds $q and $p, and the
+// values are bound after parsing, so no quote, keyword or comment in
+// them can change the statement around them.
+func Example_parameters() {
 	db, done := exampleStore(
 		medkb.Doc{ID: "p1-lab", Text: "Troponin I 2.3 ng/mL, markedly raised.", Type: "lab", Patient: "P1", Time: "2024-03-05"},
 		medkb.Doc{ID: "p2-lab", Text: "Troponin I 0.01 ng/mL, normal.", Type: "lab", Patient: "P2", Time: "2024-03-05"},
@@ -58,17 +57,13 @@ func Example_quotedValues() {
 	defer done()
 
 	question := `Troponin I raised?" WHERE patient = "P2` // as a user typed it
-	patient := "P1"
-	stmt := "RETRIEVE " + dsl.Quote(question) + " WHERE patient = " + dsl.Quote(patient) + " PACK budget 64"
-	fmt.Println(stmt)
-
-	res, err := db.Query(context.Background(), stmt)
+	res, err := db.QueryParams(context.Background(), `RETRIEVE $q WHERE patient = $p PACK budget 64`,
+		medkb.Params{"q": question, "p": "P1"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Print(res.Context)
 	// Output:
-	// RETRIEVE "Troponin I raised?\" WHERE patient = \"P2" WHERE patient = "P1" PACK budget 64
 	// [1] T2 2024-03-05: Troponin I 2.3 ng/mL, markedly raised.
 }
 
