@@ -36,7 +36,7 @@ func rewriting() bool {
 // goldenInputs returns the statements of every golden file, for fuzz seeds.
 func goldenInputs(tb testing.TB) []string {
 	var inputs []string
-	for _, name := range []string{"print", "errors", "check"} {
+	for _, name := range []string{"print", "errors", "check", "params"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			tb.Fatal(err)
