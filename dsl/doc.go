@@ -51,6 +51,38 @@
 // language cannot drift from what it runs; the packer imports nothing of
 // the language.
 //
+// # Named parameters
+//
+// A program never builds a statement out of a user's words. It writes
+// $name where a value goes and hands the values over separately:
+//
+//	RETRIEVE $q WHERE patient = $p PACK budget $b
+//
+// The lexer reads $name as one token, and the grammar accepts it in the
+// productions String and Number, so a parameter may stand wherever a
+// string or a number may: the query text, WHERE values, every number,
+// PACK now. Meta keys and metapaths use the production Literal, which
+// takes a quoted string only: a key names a field rather than holding a
+// value, and a metapath's errors point into its text, which a parameter
+// does not have. In the tree a parameter is a Placeholder on its Str,
+// Num or Value, with no value yet.
+//
+// Statement.Bind gives each placeholder its value from Args, after
+// parsing, so a value is data in one slot of the tree and never text the
+// parser sees: `P001" --` bound to $p is a patient id with a quote in it.
+// A string goes where a string goes; a Go number, or a string spelling
+// one (the command line has only strings), where a number goes; a WHERE
+// value takes either. Check then reads the bound literals exactly as it
+// reads written ones, ranges and dates included, and refuses a
+// statement with a placeholder still unbound, so a forgotten Bind cannot
+// slip through. Bind's errors are positioned like every other: a
+// parameter with no value and a value of the wrong kind point at the
+// parameter; a supplied name the statement does not use, or that is no
+// name, points at the statement's start, the only place it has. Printing
+// keeps $name, so Bind never changes Statement.String (FuzzBind holds it
+// to that), and a parsed statement can be bound again with new values,
+// one goroutine at a time. Query.Bindings lists the values for EXPLAIN.
+//
 // # Errors
 //
 // Every error is an *Error positioned on the offending token, rendered as
