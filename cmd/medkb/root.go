@@ -46,6 +46,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} {
 		root.AddCommand(add(e))
 	}
+	refuseUnknown(root)
+	root.Version = version()
+	root.SetVersionTemplate("medkb {{.Version}}\n")
 	if err := root.ExecuteContext(context.Background()); err != nil {
 		if !errors.Is(err, errSilent) {
 			msg := err.Error()

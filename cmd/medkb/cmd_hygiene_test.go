@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestReadCommandsRefuseMissingStore: a mistyped --db (no such directory,
+// or a directory with no store in it) is an error and creates nothing.
+func TestReadCommandsRefuseMissingStore(t *testing.T) {
+	for _, args := range [][]string{{"check"}, {"stats"}, {"export"}, {"show", "x"}, {"query", `RETRIEVE "x"`}, {"repl"}} {
+		typo := filepath.Join(t.TempDir(), "typo")
+		empty := t.TempDir()
+		for _, dir := range []string{typo, empty} {
+			code, _, errOut := cli(t, "", append(args, "--db", dir)...)
+			if code != 1 || !strings.Contains(errOut, "store does not exist") {
+				t.Errorf("%v --db %s: exit %d, %q", args, dir, code, errOut)
+			}
+		}
+		if _, err := os.Stat(typo); !os.IsNotExist(err) {
+			t.Errorf("%v created %s", args, typo)
+		}
+		if names, _ := os.ReadDir(empty); len(names) > 0 {
+			t.Errorf("%v wrote into the empty directory: %v", args, names)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := cli(t, "", "--version")
+	if code != 0 || !strings.HasPrefix(out, "medkb (devel) ") || !strings.Contains(out, runtime.Version()) {
+		t.Fatalf("--version: %d %q", code, out)
+	}
+}
+
+// TestUnknownSubcommand: a script that calls a command medkb lacks sees
+// it fail, at the top and under a command that groups others.
+func TestUnknownSubcommand(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{"foo", `unknown command "foo" for "medkb"`},
+		{"bench foo", `unknown command "foo" for "medkb bench"`},
+	} {
+		code, _, errOut := cli(t, "", strings.Fields(tc.args)...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("medkb %s: exit %d, %q", tc.args, code, errOut)
+		}
+	}
+	if code, out, _ := cli(t, "", "bench"); code != 0 || !strings.Contains(out, "Available Commands") {
+		t.Errorf("medkb bench: exit %d, %q", code, out)
+	}
+}
