@@ -52,3 +52,31 @@ func TestUnknownSubcommand(t *testing.T) {
 		t.Errorf("medkb bench: exit %d, %q", code, out)
 	}
 }
+
+// TestDelete: delete prints what it removed, names the ids it did not
+// find and then exits 1, and refuses a missing store.
+func TestDelete(t *testing.T) {
+	db := sampleStore(t)
+	docs := stats(t, db)["docs"].(float64)
+	code, out, errOut := cli(t, "", append([]string{"delete"}, append(db, "P001-lab-06", "no-such-doc")...)...)
+	if code != 1 || !strings.Contains(out, "deleted 1 document(s)") || !strings.Contains(out, "P001-lab-06") ||
+		!strings.Contains(errOut, "no such document: no-such-doc") {
+		t.Fatalf("delete: %d %q %q", code, out, errOut)
+	}
+	if after := stats(t, db)["docs"].(float64); after != docs-1 {
+		t.Fatalf("docs %v -> %v", docs, after)
+	}
+	if code, _, errOut := cli(t, "", append([]string{"show"}, append(db, "P001-lab-06")...)...); code != 1 || !strings.Contains(errOut, "no such document") {
+		t.Fatalf("show after delete: %d %s", code, errOut)
+	}
+	if code, _, errOut := cli(t, "", append([]string{"delete"}, append(db, "P001-lab-06")...)...); code != 1 || !strings.Contains(errOut, "no such document: P001-lab-06") {
+		t.Fatalf("delete again: %d %s", code, errOut)
+	}
+	missing := filepath.Join(t.TempDir(), "typo")
+	if code, _, errOut := cli(t, "", "delete", "--db", missing, "x"); code != 1 || !strings.Contains(errOut, "store does not exist") {
+		t.Fatalf("delete on a missing store: %d %s", code, errOut)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Fatal("delete created a store")
+	}
+}

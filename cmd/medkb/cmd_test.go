@@ -185,7 +185,7 @@ func TestMissingStoreIsAClearError(t *testing.T) {
 // TestStoreFlagsOnlyWhereUsed: a command that opens no store neither lists
 // nor accepts --db, so a user cannot think it wrote to the store named.
 func TestStoreFlagsOnlyWhereUsed(t *testing.T) {
-	for _, args := range [][]string{{"stats"}, {"query"}, {"ingest"}, {"repl"}, {"export"}, {"show"}, {"check"}, {"backup"}, {"rebuild"}, {"bench", "query"}} {
+	for _, args := range [][]string{{"stats"}, {"query"}, {"ingest"}, {"repl"}, {"export"}, {"show"}, {"check"}, {"backup"}, {"rebuild"}, {"delete"}, {"bench", "query"}} {
 		_, out, _ := cli(t, "", append(args, "--help")...)
 		if !strings.Contains(out, "--db string") || !strings.Contains(out, "--lock-timeout") {
 			t.Errorf("%v --help lacks the store flags:\n%s", args, out)
