@@ -80,3 +80,25 @@ func TestDelete(t *testing.T) {
 		t.Fatal("delete created a store")
 	}
 }
+
+// TestIngestStdin: "-" ingests JSON Lines from stdin, checked whole
+// first: a bad line rejects all of it, naming stdin:line.
+func TestIngestStdin(t *testing.T) {
+	db := []string{"--db", filepath.Join(t.TempDir(), "kb")}
+	good := `{"id":"s1","text":"troponin rose overnight"}` + "\n" + `{"id":"s2","text":"chest pain at rest"}` + "\n"
+	code, out, errOut := cli(t, good, append([]string{"ingest"}, append(db, "-")...)...)
+	if code != 0 || !strings.Contains(out, "stdin: ingested 2 document(s)") {
+		t.Fatalf("ingest -: %d %q %q", code, out, errOut)
+	}
+	bad := `{"id":"s3","text":"fine"}` + "\n" + `{"id":"s4"` + "\n"
+	code, _, errOut = cli(t, bad, append([]string{"ingest"}, append(db, "-")...)...)
+	if code != 1 || !strings.Contains(errOut, "stdin:2:") || !strings.Contains(errOut, "nothing ingested") {
+		t.Fatalf("ingest - of a bad line: %d %q", code, errOut)
+	}
+	if docs := stats(t, db)["docs"].(float64); docs != 2 {
+		t.Fatalf("docs = %v, want 2", docs)
+	}
+	if code, _, errOut := cli(t, good, append([]string{"ingest"}, append(db, "-", "-")...)...); code != 1 || !strings.Contains(errOut, "given twice") {
+		t.Fatalf("ingest - -: %d %q", code, errOut)
+	}
+}
