@@ -102,3 +102,19 @@ func TestIngestStdin(t *testing.T) {
 		t.Fatalf("ingest - -: %d %q", code, errOut)
 	}
 }
+
+// TestSkipBadSkipsWrongDimension: a "vector" of the wrong dimension is a
+// bad line like any other: named by the check pass, skipped by --skip-bad.
+func TestSkipBadSkipsWrongDimension(t *testing.T) {
+	db := []string{"--db", filepath.Join(t.TempDir(), "kb")}
+	in := `{"id":"d1","text":"troponin"}` + "\n" + `{"id":"d2","text":"pain","vector":[1,2,3]}` + "\n"
+	code, _, errOut := cli(t, in, append([]string{"ingest"}, append(db, "-")...)...)
+	if code != 1 || !strings.Contains(errOut, `stdin:2: "vector" has 3 dimensions`) {
+		t.Fatalf("ingest: %d %q", code, errOut)
+	}
+	code, out, errOut := cli(t, in, append([]string{"ingest", "--skip-bad"}, append(db, "-")...)...)
+	if code != 0 || !strings.Contains(out, "ingested 1 document(s)") || !strings.Contains(out, "1 bad line(s) skipped") ||
+		!strings.Contains(errOut, `stdin:2: "vector" has 3 dimensions`) {
+		t.Fatalf("ingest --skip-bad: %d %q %q", code, out, errOut)
+	}
+}
