@@ -118,3 +118,20 @@ func TestSkipBadSkipsWrongDimension(t *testing.T) {
 		t.Fatalf("ingest --skip-bad: %d %q %q", code, out, errOut)
 	}
 }
+
+// TestFullHelp: these commands explain themselves with examples; the
+// REPL's help lists its commands and where its history is kept.
+func TestFullHelp(t *testing.T) {
+	for _, name := range []string{"repl", "show", "stats", "export", "demo", "delete"} {
+		code, out, _ := cli(t, "", name, "--help")
+		if code != 0 || !strings.Contains(out, "Example") || strings.Count(out, "\n") < 12 {
+			t.Errorf("%s --help: %d\n%s", name, code, out)
+		}
+	}
+	_, out, _ := cli(t, "", "repl", "--help")
+	for _, want := range []string{`\help`, `\json on|off`, `\explain on|off`, `\stats`, `\q`, ".medkb_history"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("repl --help lacks %q", want)
+		}
+	}
+}
