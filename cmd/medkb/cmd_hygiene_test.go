@@ -42,6 +42,7 @@ func TestUnknownSubcommand(t *testing.T) {
 	for _, tc := range []struct{ args, want string }{
 		{"foo", `unknown command "foo" for "medkb"`},
 		{"bench foo", `unknown command "foo" for "medkb bench"`},
+		{"quer", `unknown command "quer" for "medkb"; did you mean query?`},
 	} {
 		code, _, errOut := cli(t, "", strings.Fields(tc.args)...)
 		if code != 1 || !strings.Contains(errOut, tc.want) {
