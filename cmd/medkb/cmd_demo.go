@@ -34,7 +34,16 @@ func demoCmd(e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",
 		Short: "build a temporary store from the embedded sample and run showcase queries",
-		Args:  cobra.NoArgs,
+		Long: `Demo needs no store and no files: it builds a store in a temporary
+directory from the sample medkb carries (documents in English and Chinese,
+a knowledge graph), runs a few showcase queries on it (packed context with
+graph expansion, a Chinese query, a question about one report, a question
+the store knows nothing of, an EXPLAIN ANALYZE), prints each result, and
+removes the store.
+
+Example:
+  medkb demo`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			dir, err := os.MkdirTemp("", "medkb-demo-")

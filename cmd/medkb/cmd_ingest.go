@@ -21,7 +21,7 @@ import (
 func ingestCmd(e *env) *cobra.Command {
 	var skipBad, noSpaceCheck bool
 	c := &cobra.Command{
-		Use:   "ingest [--skip-bad] FILE|DIR...",
+		Use:   "ingest [--skip-bad] FILE|DIR|-...",
 		Short: "add or replace documents (JSON Lines, TSV) and graph files in the store",
 		Long: `Ingest upserts documents by id. Each file is read and checked whole before any
 of it is written: by default a file with any bad line is rejected, naming
@@ -42,6 +42,10 @@ triples as JSON Lines {"head", "head_type", "relation", "tail",
 "aliases"}, TCM relations {"Disease": ..., "Syndrome": ..., "Relation":
 ...}, and Hetionet node and edge TSVs, node files first.
 
+"-" reads documents from standard input, checked whole like a file: the
+input is first copied to a temporary file (an ingest reads its input
+twice), which is removed at the end.
+
 A directory is read recursively: its .jsonl and .tsv files, in name order
 (Hetionet edge files last). Files of other types, Hetionet's metadata
 tables (metaedges.tsv, metanodes.tsv) and files in no format medkb reads
@@ -50,9 +54,19 @@ the command goes on, and exits 1 at the end naming the rejected files; the
 files it ingested stay.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, stdin, cleanup, err := e.spoolStdin(args)
+			defer cleanup()
+			if err != nil {
+				return err
+			}
 			inputs, err := e.classifyInputs(args)
 			if err != nil {
 				return err
+			}
+			for i := range inputs {
+				if stdin != "" && inputs[i].path == stdin {
+					inputs[i].name = "stdin"
+				}
 			}
 			db, err := e.open(false)
 			if err != nil {
@@ -75,7 +89,7 @@ files it ingested stay.`,
 				switch {
 				case errors.As(err, &rej):
 					fmt.Fprintf(e.stderr, "medkb: %v\n", err)
-					rejected = append(rejected, in.path)
+					rejected = append(rejected, in.label())
 				case err != nil && len(inputs) == 1:
 					return err
 				case err != nil:
@@ -162,9 +176,9 @@ func (r *ingestRun) ingest(in input) error {
 	case in.err != nil:
 		return &rejectedError{in.err}
 	case in.kind == graph.KindDocuments:
-		return r.docs(in.path)
+		return r.docs(in)
 	case in.kind == graph.KindHetionetMeta:
-		return reject("%s: Hetionet metadata (the graph's schema), not data: nothing to ingest", in.path)
+		return reject("%s: Hetionet metadata (the graph's schema), not data: nothing to ingest", in.label())
 	}
 	return r.graph(in)
 }
@@ -172,7 +186,8 @@ func (r *ingestRun) ingest(in input) error {
 // docs ingests one document file: every line is read and checked first
 // (nothing is written when one is bad, unless --skip-bad), then the file
 // is read again and written in batches.
-func (r *ingestRun) docs(path string) error {
+func (r *ingestRun) docs(in input) error {
+	path := in.label()
 	start := time.Now()
 	need := uint64(0)
 	check := func(n int, d base.Doc) error {
@@ -182,7 +197,7 @@ func (r *ingestRun) docs(path string) error {
 		need += r.storeBytes(len(d.Text))
 		return nil
 	}
-	res, err := scanDocs(path, check)
+	res, err := scanDocs(in.path, path, check)
 	if err != nil {
 		return &rejectedError{err}
 	}
@@ -229,7 +244,7 @@ func (r *ingestRun) docs(path string) error {
 		batch, lines, text = batch[:0], lines[:0], 0
 		return nil
 	}
-	_, err = scanDocs(path, func(n int, d base.Doc) error {
+	_, err = scanDocs(in.path, path, func(n int, d base.Doc) error {
 		if check(n, d) != nil {
 			return nil // a bad line --skip-bad skips, reported above
 		}
@@ -291,14 +306,15 @@ func (r *ingestRun) checkSpace(path string, docs int, need uint64) error {
 // mib formats a size in MiB.
 func mib(n uint64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
-// scanDocs reads the documents of one file, calling fn with each good one.
-func scanDocs(path string, fn func(line int, d base.Doc) error) (*docio.Result, error) {
+// scanDocs reads the documents of one file, calling fn with each good
+// one; name is what its line errors call the file.
+func scanDocs(path, name string, fn func(line int, d base.Doc) error) (*docio.Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return docio.Scan(f, path, fn)
+	return docio.Scan(f, name, fn)
 }
 
 // publicDocs converts documents read by docio to the API's.

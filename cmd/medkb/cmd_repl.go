@@ -19,12 +19,17 @@ import (
 	"github.com/medkb/medkb/dsl"
 )
 
-const replHelp = `Statements end with ';' and may span lines. Commands:
+const replHelp = `Statements end with ';', may span lines, and several may share a line.
+A blank line outside a statement does nothing; Ctrl-C drops the statement
+being typed. Commands (also typed with a leading '.', e.g. .help) work
+even inside a statement, which they leave pending:
   \help            this text
   \json on|off     print results as JSON
   \explain on|off  run statements as EXPLAIN ANALYZE
   \stats           store statistics
-  \q               quit (also Ctrl-D)
+  \q               quit (also \quit, Ctrl-D)
+History is kept in ~/.medkb_history (readable by you only; in the
+temporary directory when there is no home directory).
 Example:
   RETRIEVE "chest pain, troponin" FUSE rrf PACK budget 256 kmin 1;
 `
@@ -33,7 +38,15 @@ func replCmd(e *env) *cobra.Command {
 	return e.storeFlags(&cobra.Command{
 		Use:   "repl",
 		Short: "interactive queries (read-only), with history and multi-line statements",
-		Args:  cobra.NoArgs,
+		Long: `Repl opens the store read-only and runs RETRIEVE statements as they are
+typed, with line editing and history on a terminal.
+
+` + replHelp + `
+Piped (not a terminal), it reads statements and commands from standard
+input without prompts and exits 1 when any of them failed, so that a
+script sees it:
+  printf 'RETRIEVE "troponin" LIMIT 3;\n' | medkb repl --db kb`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := e.open(true)
 			if err != nil {
@@ -56,6 +69,9 @@ type repl struct {
 	json    bool
 	explain bool
 	pending strings.Builder
+	// failed: a statement or command failed; piped input then exits 1,
+	// so that a script sees it.
+	failed bool
 }
 
 func (r *repl) interactive(ctx context.Context) error {
@@ -99,31 +115,51 @@ func (r *repl) interactive(ctx context.Context) error {
 func (r *repl) piped(ctx context.Context, in io.Reader) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		if r.line(ctx, sc.Text()) {
-			return nil
-		}
+	quit := false
+	for !quit && sc.Scan() {
+		quit = r.line(ctx, sc.Text())
 	}
-	if rest := strings.TrimSpace(r.pending.String()); rest != "" {
+	if rest := r.pending.String(); !quit && !blank(rest) {
 		r.run(ctx, rest) // a last statement without ';'
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if r.failed {
+		return errSilent // each failure was reported as it happened
+	}
+	return nil
 }
 
-// line handles one input line and reports whether to quit.
+// line handles one input line and reports whether to quit. A blank line
+// outside a statement does nothing; a line starting with \ (or, as
+// sqlite users type, with .) is a command even inside a pending
+// statement, which it leaves pending; every statement the line completes
+// runs, so that several may share a line.
 func (r *repl) line(ctx context.Context, line string) bool {
 	trimmed := strings.TrimSpace(line)
-	if r.pending.Len() == 0 && strings.HasPrefix(trimmed, `\`) {
+	_, _, inString := splitStatements(r.pending.String())
+	switch {
+	case inString:
+	case trimmed == "" && r.pending.Len() == 0:
+		return false
+	case strings.HasPrefix(trimmed, `\`):
 		return r.command(trimmed)
+	case strings.HasPrefix(trimmed, "."):
+		return r.command(`\` + trimmed[1:])
 	}
 	r.pending.WriteString(line)
 	r.pending.WriteByte('\n')
-	if !strings.HasSuffix(trimmed, ";") {
-		return false
-	}
-	stmt := r.pending.String()
+	stmts, rest, _ := splitStatements(r.pending.String())
 	r.pending.Reset()
-	r.run(ctx, stmt)
+	if !blank(rest) {
+		r.pending.WriteString(strings.TrimLeft(rest, " \t"))
+	}
+	for _, stmt := range stmts {
+		if !blank(strings.TrimSuffix(stmt, ";")) {
+			r.run(ctx, strings.TrimLeft(stmt, " \t"))
+		}
+	}
 	return false
 }
 
@@ -145,12 +181,14 @@ func (r *repl) command(cmd string) bool {
 	case `\stats`:
 		s, err := r.db.Stats()
 		if err != nil {
+			r.failed = true
 			fmt.Fprintln(r.env.stderr, "error:", err)
 			return false
 		}
 		fmt.Fprintf(out, "%d documents (T1 %d, T2 %d, T3 %d, T4 %d), %d chunks, %d entities, %d triples, generation %s\n",
 			s.Docs, s.Tiers["T1"], s.Tiers["T2"], s.Tiers["T3"], s.Tiers["T4"], s.Chunks, s.Entities, s.Triples, s.Generation)
 	default:
+		r.failed = true
 		fmt.Fprintf(r.env.stderr, "unknown command %s; \\help lists them\n", fields[0])
 	}
 	return false
@@ -167,6 +205,7 @@ func (r *repl) run(ctx context.Context, stmt string) {
 	res, err := r.db.Query(ctx, prefix+stmt)
 	if err != nil {
 		unprefix(err, prefix)
+		r.failed = true
 		fmt.Fprintln(r.env.stderr, "error:", err)
 		return
 	}

@@ -12,7 +12,17 @@ func showCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "show [--json] ID...",
 		Short: "print documents with their chunks, tiers, state-B texts and token counts",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `Show prints each document named by id as the store holds it: its fields,
+then every chunk with its ordinal, token count, text, tier and how that
+tier was decided (the document's tier field, its type, its text, or the
+chunk's own text), and its state-B text (the compressed form EBM-Pack
+may pack) with the keys it keeps. --json prints the same as JSON. An id
+the store does not hold is an error (exit 1).
+
+Examples:
+  medkb show --db kb P001-lab-06
+  medkb show --db kb --json P001-lab-06 P001-note-02`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			db, err := e.open(true)
 			if err != nil {

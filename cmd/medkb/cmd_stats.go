@@ -11,7 +11,15 @@ func statsCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "stats [--json]",
 		Short: "print document, chunk, vector and tier counts",
-		Args:  cobra.NoArgs,
+		Long: `Stats prints what the store holds: its generation, the documents by tier,
+chunks, vectors with the embedder and its dimension, the knowledge graph's
+entities and triples, and the write sequence (which every committed write
+advances). It opens the store read-only.
+
+Examples:
+  medkb stats --db kb
+  medkb stats --db kb --json | jq .docs`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := e.open(true)
 			if err != nil {

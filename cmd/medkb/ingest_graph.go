@@ -19,8 +19,16 @@ import (
 // read, for the ingest to report as a rejection in its turn.
 type input struct {
 	path string
+	name string // what messages call it ("stdin" for `ingest -`); path when empty
 	kind graph.Kind
 	err  error
+}
+
+func (in input) label() string {
+	if in.name != "" {
+		return in.name
+	}
+	return in.path
 }
 
 // classifyInputs expands directories and detects each file's kind. A file
@@ -117,7 +125,7 @@ func (r *ingestRun) graph(in input) error {
 	case errors.As(err, &bad) && r.skipBad:
 		fmt.Fprintf(r.stderr, "medkb: skipping %v\n", err)
 	case errors.As(err, &bad):
-		return reject("%s rejected, nothing ingested: %w", in.path, err)
+		return reject("%s rejected, nothing ingested: %w", in.label(), err)
 	case err != nil:
 		return &rejectedError{err}
 	}
@@ -132,10 +140,10 @@ func (r *ingestRun) graph(in input) error {
 		r.wroteGraph = true
 		if err != nil {
 			if total.Entities+total.Triples == 0 {
-				return fmt.Errorf("%s: %w; nothing of it was written", in.path, err)
+				return fmt.Errorf("%s: %w; nothing of it was written", in.label(), err)
 			}
 			return fmt.Errorf("%s: %w; %d new entities and %d new triples of it were written and stay committed "+
-				"(running the ingest again finishes the file)", in.path, err, total.Entities, total.Triples)
+				"(running the ingest again finishes the file)", in.label(), err, total.Entities, total.Triples)
 		}
 		if len(ents) > 0 {
 			r.ids = nil // new names for Hetionet ids, maybe
@@ -172,7 +180,7 @@ func (r *ingestRun) graph(in input) error {
 		skipped = bad.Bad
 	}
 	fmt.Fprintf(r.stdout, "%s: %d new entities, %d new triples (%d record(s) read, %d bad line(s) skipped) in %s; store has %d entities, %d triples\n",
-		in.path, total.Entities, total.Triples, n, skipped, time.Since(start).Round(time.Millisecond), st.Entities, st.Triples)
+		in.label(), total.Entities, total.Triples, n, skipped, time.Since(start).Round(time.Millisecond), st.Entities, st.Triples)
 	return nil
 }
 
@@ -186,13 +194,13 @@ func (r *ingestRun) readGraph(in input, addEnt func(base.Entity) error, addTripl
 	defer f.Close()
 	switch in.kind {
 	case graph.KindTriples, graph.KindTCMRelations:
-		return graph.ReadTriples(f, in.path, addTriple)
+		return graph.ReadTriples(f, in.label(), addTriple)
 	case graph.KindEntities:
-		return graph.ReadEntities(f, in.path, addEnt)
+		return graph.ReadEntities(f, in.label(), addEnt)
 	case graph.KindHetionetNodes:
-		return graph.ReadHetionetNodes(f, in.path, addEnt)
+		return graph.ReadHetionetNodes(f, in.label(), addEnt)
 	case graph.KindHetionetEdges:
-		return graph.ReadHetionetEdges(f, in.path, r.ids, addTriple)
+		return graph.ReadHetionetEdges(f, in.label(), r.ids, addTriple)
 	}
-	return fmt.Errorf("%s: cannot ingest %s", in.path, in.kind)
+	return fmt.Errorf("%s: cannot ingest %s", in.label(), in.kind)
 }

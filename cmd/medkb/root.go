@@ -42,10 +42,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	for _, add := range []func(*env) *cobra.Command{
-		ingestCmd, queryCmd, replCmd, demoCmd, statsCmd, exportCmd, showCmd, checkCmd, rebuildCmd, backupCmd, benchCmd, tuneCmd,
+		ingestCmd, deleteCmd, queryCmd, replCmd, demoCmd, statsCmd, exportCmd, showCmd, checkCmd, rebuildCmd, backupCmd, benchCmd, tuneCmd,
 	} {
 		root.AddCommand(add(e))
 	}
+	refuseUnknown(root)
+	root.Version = version()
+	root.SetVersionTemplate("medkb {{.Version}}\n")
 	if err := root.ExecuteContext(context.Background()); err != nil {
 		if !errors.Is(err, errSilent) {
 			msg := err.Error()
