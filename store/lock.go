@@ -73,22 +73,55 @@ func LockWriter(dir string, timeout time.Duration) (*WriterLock, error) {
 		time.Sleep(lockRetry)
 	}
 	// Record who holds it, for the error message of those who wait (best
-	// effort: the message only loses the pid).
+	// effort: the message only loses the holder).
 	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\t"+programName()+"\n"), 0)
 	}
 	return &WriterLock{dir: dir, f: f}, nil
 }
 
-// lockHolder names the process recorded in the lock file, as ", pid N".
+// lockHolder names the process recorded in the lock file, as
+// ", pid N (PROGRAM),".
 func lockHolder(f *os.File) string {
-	b := make([]byte, 32)
+	b := make([]byte, 256)
 	n, _ := f.ReadAt(b, 0)
-	pid := strings.TrimSpace(string(b[:n]))
+	line, _, _ := strings.Cut(string(b[:n]), "\n")
+	pid, program, _ := strings.Cut(strings.TrimSpace(line), "\t")
 	if _, err := strconv.Atoi(pid); err != nil {
 		return ""
 	}
+	if program != "" {
+		return ", pid " + pid + " (" + program + "),"
+	}
 	return ", pid " + pid + ","
+}
+
+// programName says which program this is, for a lock's holder: the
+// executable's name and, when the first argument is a word, that too
+// ("medkb ingest"), never more of the command line, which may hold a
+// patient's data.
+func programName() string {
+	if len(os.Args) == 0 {
+		return ""
+	}
+	name := filepath.Base(os.Args[0])
+	if len(os.Args) > 1 && isWord(os.Args[1]) {
+		name += " " + os.Args[1]
+	}
+	return name
+}
+
+// isWord reports whether s is a subcommand-like word: letters only.
+func isWord(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // Release gives the lock up. Calling it twice is harmless.

@@ -20,8 +20,9 @@ func TestWriterLockExcludesWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = LockWriter(kb, 50*time.Millisecond)
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid "+strconv.Itoa(os.Getpid())) {
-		t.Fatalf("lock beside a writer: %v", err)
+	holder := "pid " + strconv.Itoa(os.Getpid()) + " (" + filepath.Base(os.Args[0])
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), holder) {
+		t.Fatalf("lock beside a writer: %v, want it to name %q", err, holder)
 	}
 	s.Close()
 	l, err := LockWriter(kb, 50*time.Millisecond)
