@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,11 +33,11 @@ import (
 // never the system of record: deleting it costs one build.
 //
 // Who writes it: whoever opens a graph whose file is not current
-// (OpenGraph, which medkb ingest calls after graph files; the first
-// query that expands; a read-write Open that finds it stale), read-only
-// processes included (best effort: a read-only process may lack the
-// permission, and then builds on every first use). Writers and read-only processes never run
-// at once on one store (bbolt's file lock), so a reader cannot replace a
+// (OpenGraph, which medkb ingest calls after graph files, or the first
+// query that expands), read-only processes included (best effort: a
+// read-only process may lack the permission, and then builds on every
+// first use). Writers and read-only processes never run at once on one
+// store (bbolt's file lock), so a reader cannot replace a
 // writer's newer file; concurrent readers write the same bytes.
 
 // graphFile is the graph's compact form in a generation directory.
@@ -83,23 +82,6 @@ func graphHeader(data []byte, want store.GraphVersion) (uint32, error) {
 			graphFile, have.Seq, have.Entities, have.Triples, want.Seq, want.Entities, want.Triples)
 	}
 	return binary.LittleEndian.Uint32(h[24:]), nil
-}
-
-// graphFileCurrent reports whether the generation in dir has a graph
-// file built at version v, by its header alone (the read-write open's
-// check; readGraphFile checks the rest when the graph is used).
-func graphFileCurrent(dir string, v store.GraphVersion) bool {
-	f, err := os.Open(filepath.Join(dir, graphFile))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	h := make([]byte, graphHeaderSize)
-	if _, err := io.ReadFull(f, h); err != nil {
-		return false
-	}
-	_, err = graphHeader(h, v)
-	return err == nil
 }
 
 // readGraphFile opens the graph in path when it was built at version

@@ -115,12 +115,6 @@ func (db *DB) attach(g *generation) error {
 	if err := g.vec.Load(slots, vecs); err != nil {
 		return err
 	}
-	if !db.opts.ReadOnly && m.GraphVersion() != (store.GraphVersion{}) && !graphFileCurrent(g.st.GenDir(), m.GraphVersion()) {
-		// Like the BM25 replay: a writer leaves the graph's compact form
-		// current (graphfile.go), at the cost of one build after a crash.
-		// A failure is the graph's to report, to queries that expand.
-		g.loadGraph(context.Background())
-	}
 	return nil
 }
 
