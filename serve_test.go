@@ -228,6 +228,11 @@ func TestServeErrors(t *testing.T) {
 		t.Errorf("bad document: %#v", err)
 	}
 
+	err = c.call(ctx, http.MethodDelete, "/v1/stats", nil, nil)
+	if !errors.As(err, &re) || re.Code != "not_found" || !strings.Contains(re.Message, "GET /v1/stats") {
+		t.Errorf("no such route: %v", err)
+	}
+
 	// A request the client would never send: an unknown field.
 	resp, err := c.hc.Post(c.base+"/v1/query", "application/json", strings.NewReader(`{"query":"RETRIEVE \"x\"","budget":5}`))
 	if err != nil {
