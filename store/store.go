@@ -10,7 +10,6 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Store is one open generation of a medkb store.
@@ -21,6 +20,7 @@ type Store struct {
 	readOnly bool
 	writer   *WriterLock // held by a read-write Store until Close
 	broken   bool        // a write transaction panicked; see Close
+	reader   *readerMark // a read-only Store's record (nil if it could not be made)
 }
 
 // Meta is the store-wide metadata.
@@ -217,26 +217,32 @@ func openGen(dir, gen string, opts *Options, create bool) (*Store, error) {
 			return nil, err
 		}
 	}
-	var db *bolt.DB
-	err := guard(path, nil, func() (err error) {
-		db, err = bolt.Open(path, 0o644, &bolt.Options{
-			Timeout:         opts.lockTimeout(),
-			ReadOnly:        readOnly,
-			FreelistType:    bolt.FreelistMapType,
-			InitialMmapSize: 64 << 20,
-		})
-		return err
-	})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("%w (waited %s for %s; try again later or raise --lock-timeout)", ErrLocked, opts.lockTimeout(), dir)
+	bopts := &bolt.Options{
+		Timeout:         opts.lockTimeout(),
+		ReadOnly:        readOnly,
+		FreelistType:    bolt.FreelistMapType,
+		InitialMmapSize: 64 << 20,
 	}
-	if err != nil && !errors.Is(err, ErrCorrupt) {
+	var db *bolt.DB
+	var err error
+	if create { // a new file nobody else can have open
+		err = guard(path, nil, func() (err error) {
+			db, err = bolt.Open(path, 0o644, bopts)
+			return err
+		})
+	} else {
+		db, err = openBolt(dir, gen, path, bopts)
+	}
+	if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrLocked) {
 		err = fmt.Errorf("medkb: open %s: %w", path, err)
 	}
 	if err != nil {
 		return nil, err
 	}
 	s := &Store{dir: dir, gen: gen, db: db, readOnly: readOnly}
+	if readOnly {
+		s.reader = markReader(dir, gen)
+	}
 	if err := s.init(create); err != nil {
 		s.Close()
 		return nil, err
@@ -290,6 +296,7 @@ func (s *Store) Close() error {
 	if !s.broken {
 		err = s.db.Close()
 	}
+	s.reader.release()
 	return errors.Join(err, s.writer.Release())
 }
 
