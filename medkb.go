@@ -124,7 +124,7 @@ func (db *DB) attach(g *generation) error {
 func chooseEmbedder(given embed.Embedder, m store.Meta, server embed.OpenAIConfig) (embed.Embedder, error) {
 	if given != nil {
 		if m.Embedder != "" && (given.Name() != m.Embedder || given.Dim() != m.Dim) {
-			return nil, fmt.Errorf("%w: the store was built with %s (dim %d) but Options.Embedder is %s (dim %d)",
+			return nil, fmt.Errorf("%w: the store was built with %s (dim %d) but the embedder given is %s (dim %d)",
 				store.ErrEmbedderMismatch, m.Embedder, m.Dim, given.Name(), given.Dim())
 		}
 		return given, nil
