@@ -267,13 +267,4 @@ func TestChooseEmbedder(t *testing.T) {
 			t.Errorf("%+v: got %q, want %q", tc.meta, got, tc.want)
 		}
 	}
-	// Without a server, the store still opens: only embedding fails.
-	e, err := chooseEmbedder(nil, store.Meta{Embedder: "openai:bge-m3", Dim: 1024}, embed.OpenAIConfig{})
-	if err != nil || e.Name() != "openai:bge-m3" || e.Dim() != 1024 {
-		t.Fatalf("unserved: %v %v", e, err)
-	}
-	if _, err := e.Embed(context.Background(), []string{"x"}); !errors.Is(err, embed.ErrConfig) ||
-		!strings.Contains(err.Error(), "the store's embedder openai:bge-m3 (dim 1024) is not served") {
-		t.Errorf("unserved Embed: %v", err)
-	}
 }
