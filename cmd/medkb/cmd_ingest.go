@@ -44,11 +44,13 @@ Documents are JSON Lines ({"id", "text", ...}; see docs/ingest.md) or TSV
 --embedder openai:MODEL --embed-dim N builds a new store with a model of an
 OpenAI-compatible server (--embed-url, default $MEDKB_EMBED_URL): the store
 records it with its first document, and later commands embed with it,
-served at $MEDKB_EMBED_URL. A store built with another embedder refuses it. Knowledge-graph files are recognised by their content:
-triples as JSON Lines {"head", "head_type", "relation", "tail",
-"tail_type"} or TSV with those columns, entities {"name", "type",
-"aliases"}, TCM relations {"Disease": ..., "Syndrome": ..., "Relation":
-...}, and Hetionet node and edge TSVs, node files first.
+served at $MEDKB_EMBED_URL. A store built with another embedder refuses it.
+
+Knowledge-graph files are recognised by their content: triples as JSON
+Lines {"head", "head_type", "relation", "tail", "tail_type"} or TSV with
+those columns, entities {"name", "type", "aliases"}, TCM relations
+{"Disease": ..., "Syndrome": ..., "Relation": ...}, and Hetionet node and
+edge TSVs, node files first.
 
 "-" reads documents from standard input, checked whole like a file: the
 input is first copied to a temporary file (an ingest reads its input
