@@ -139,10 +139,15 @@ func chooseEmbedder(given embed.Embedder, m store.Meta, server embed.OpenAIConfi
 			store.ErrEmbedderMismatch, m.Embedder)
 	case errors.Is(err, embed.ErrConfig):
 		return unserved{name: m.Embedder, dim: m.Dim,
-			err: fmt.Errorf("the store's embedder %s (dim %d) is not served: %w", m.Embedder, m.Dim, err)}, nil
+			err: fmt.Errorf("%w: %s (dim %d): %w", ErrNotServed, m.Embedder, m.Dim, err)}, nil
 	}
 	return e, err
 }
+
+// ErrNotServed is returned by what embeds (Ingest, a query with a vector
+// arm or PACK) when the store's embedder needs a server that
+// Options.EmbedServer does not give.
+var ErrNotServed = errors.New("medkb: the store's embedder is not served")
 
 // unserved stands in for a store's embedder that EmbedServer does not
 // serve (no BaseURL): stats, show, export, delete and BM25 queries need

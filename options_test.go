@@ -73,7 +73,7 @@ func TestNoEnvironment(t *testing.T) {
 		t.Fatalf("without EmbedServer: %v, %v", e, err)
 	}
 	_, err = e.Embed(context.Background(), []string{"x"})
-	if !errors.Is(err, embed.ErrConfig) || !strings.Contains(err.Error(), "the store's embedder openai:bge-m3 (dim 1024) is not served") ||
+	if !errors.Is(err, ErrNotServed) || !errors.Is(err, embed.ErrConfig) || !strings.Contains(err.Error(), "the store's embedder is not served: openai:bge-m3 (dim 1024)") ||
 		!strings.Contains(err.Error(), "not an http(s) URL") {
 		t.Fatalf("without EmbedServer: %v; want the missing URL refused", err)
 	}

@@ -118,10 +118,11 @@ func TestIngestRefusesForeignVector(t *testing.T) {
 
 // TestIngestEmbedderServerDown: a server that does not answer fails the
 // ingest with a message naming the model and the cause, and leaves the
-// store as it was (still bound to no embedder).
+// store as it was: a new one still bound to no embedder, a bound one
+// with the documents it had.
 func TestIngestEmbedderServerDown(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits out the client's retries (3.5 s)")
+		t.Skip("waits out the client's retries (3.5 s, twice)")
 	}
 	srv := hashServer(t)
 	url := srv.URL
@@ -134,6 +135,17 @@ func TestIngestEmbedderServerDown(t *testing.T) {
 		t.Fatalf("ingest with the server down: %d %q", code, errOut)
 	}
 	if m := stats(t, db); m["docs"] != 0.0 || m["embedder"] != "" {
+		t.Errorf("the failed ingest changed the store: docs %v, embedder %v", m["docs"], m["embedder"])
+	}
+	live := hashServer(t)
+	bound := servedStore(t, live)
+	live.Close()
+	t.Setenv("MEDKB_EMBED_URL", live.URL)
+	code, _, errOut = cli(t, `{"id":"d3","text":"fever"}`+"\n", append([]string{"ingest"}, append(bound, "-")...)...)
+	if code != 1 || !strings.Contains(errOut, "connection refused") {
+		t.Fatalf("ingest into a bound store with its server down: %d %q", code, errOut)
+	}
+	if m := stats(t, bound); m["docs"] != 2.0 || m["embedder"] != "openai:relay" {
 		t.Errorf("the failed ingest changed the store: docs %v, embedder %v", m["docs"], m["embedder"])
 	}
 }

@@ -57,8 +57,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if !strings.HasPrefix(msg, "medkb:") {
 				msg = "medkb: " + msg
 			}
-			if errors.Is(err, embed.ErrConfig) && embedServer().BaseURL == "" {
-				msg += " (no embedding server: set $MEDKB_EMBED_URL)"
+			if errors.Is(err, medkb.ErrNotServed) {
+				msg += " (set $MEDKB_EMBED_URL to its server)"
 			}
 			fmt.Fprintln(stderr, msg)
 		}
