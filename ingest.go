@@ -193,9 +193,10 @@ func bm25Doc(a store.Added) bm25.Doc {
 }
 
 // CheckDoc returns the error Ingest would reject d with, or nil: a field
-// over its limit or unreadable (see Doc), and a vector of another
-// dimension than the store's. A caller can check a whole input before
-// writing any of it.
+// over its limit or unreadable (see Doc), and a vector that another
+// model than the store's embedder made (or that names none; see
+// Doc.Embedder) or of another dimension. A caller can check a whole
+// input before writing any of it.
 func (db *DB) CheckDoc(d *Doc) error {
 	_, err := db.preparer().check((*base.Doc)(d))
 	return err

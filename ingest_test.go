@@ -65,7 +65,7 @@ func TestCheckDoc(t *testing.T) {
 	checked(t, db)
 	for _, d := range []Doc{
 		{ID: "a", Text: " \n\t"},
-		{ID: "a", Text: "x", Vector: []float32{1, 2}},
+		{ID: "a", Text: "x", Vector: []float32{1, 2}, Embedder: "hash-v1"},
 		{ID: "a", Text: "x", Meta: map[string]string{"k": strings.Repeat("v", base.MaxMetaValueBytes+1)}},
 	} {
 		want := db.CheckDoc(&d)
@@ -175,4 +175,39 @@ func TestDayReadOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	want("after the index is rebuilt")
+}
+
+// TestSuppliedVectorModel: a supplied vector is admitted only when it
+// names the store's embedder as its model; dimension alone is no proof
+// (hash-v1's 384 is several sentence models' too).
+func TestSuppliedVectorModel(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked(t, db)
+	vec := make([]float32, DefaultDim)
+	vec[0] = 1
+	for _, tc := range []struct {
+		doc  Doc
+		want string // "" admits the document
+	}{
+		{Doc{ID: "none", Text: "x", Vector: vec}, `"vector" does not say which model made it; the store's embedder is hash-v1`},
+		{Doc{ID: "other", Text: "x", Vector: vec, Embedder: "openai:minilm"}, `"vector" was made by openai:minilm, the store's embedder is hash-v1`},
+		{Doc{ID: "lone", Text: "x", Embedder: "hash-v1"}, `"embedder" names the model of a "vector", and there is none`},
+		{Doc{ID: "same", Text: "x", Vector: vec, Embedder: "hash-v1"}, ""},
+	} {
+		_, err := db.Ingest(context.Background(), []Doc{tc.doc})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.doc.ID, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want %q", tc.doc.ID, err, tc.want)
+		}
+	}
+	var got []string
+	err = db.Export(func(d *Doc) error { got = append(got, d.ID+" "+d.Embedder); return nil })
+	if err != nil || strings.Join(got, ",") != "same hash-v1" {
+		t.Fatalf("export: %q %v; want the admitted document with its model", got, err)
+	}
 }

@@ -158,11 +158,11 @@ func (db *DB) attach(g *generation) error {
 
 // chooseEmbedder returns given, checked against the embedder the store
 // recorded in m, or else recreates that one (served by server when it is
-// an OpenAI-compatible one).
+// an OpenAI-compatible one; see unserved for one server cannot serve).
 func chooseEmbedder(given embed.Embedder, m store.Meta, server embed.OpenAIConfig) (embed.Embedder, error) {
 	if given != nil {
 		if m.Embedder != "" && (given.Name() != m.Embedder || given.Dim() != m.Dim) {
-			return nil, fmt.Errorf("%w: the store was built with %s (dim %d) but Options.Embedder is %s (dim %d)",
+			return nil, fmt.Errorf("%w: the store was built with %s (dim %d) but the embedder given is %s (dim %d)",
 				store.ErrEmbedderMismatch, m.Embedder, m.Dim, given.Name(), given.Dim())
 		}
 		return given, nil
@@ -171,11 +171,35 @@ func chooseEmbedder(given embed.Embedder, m store.Meta, server embed.OpenAIConfi
 		return embed.NewHash(DefaultDim), nil
 	}
 	e, err := embed.Named(m.Embedder, m.Dim, server)
-	if errors.Is(err, embed.ErrUnknown) {
+	switch {
+	case errors.Is(err, embed.ErrUnknown):
 		return nil, fmt.Errorf("%w: the store was built with %q, which this medkb cannot recreate; pass Options.Embedder",
 			store.ErrEmbedderMismatch, m.Embedder)
+	case errors.Is(err, embed.ErrConfig):
+		return unserved{name: m.Embedder, dim: m.Dim,
+			err: fmt.Errorf("%w: %s (dim %d): %w", ErrNotServed, m.Embedder, m.Dim, err)}, nil
 	}
 	return e, err
+}
+
+// ErrNotServed is returned by what embeds (Ingest, a query with a vector
+// arm or PACK) when the store's embedder needs a server that
+// Options.EmbedServer does not give.
+var ErrNotServed = errors.New("medkb: the store's embedder is not served")
+
+// unserved stands in for a store's embedder that EmbedServer does not
+// serve (no BaseURL): stats, show, export, delete and BM25 queries need
+// no vectors, so the store opens, and only what embeds fails, saying why.
+type unserved struct {
+	name string
+	dim  int
+	err  error
+}
+
+func (u unserved) Name() string { return u.name }
+func (u unserved) Dim() int     { return u.dim }
+func (u unserved) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, u.err
 }
 
 // snapshot returns the current generation for one operation; release

@@ -82,7 +82,7 @@ func TestBadDocumentLeavesStoreUnchanged(t *testing.T) {
 	db := openSample(t)
 	before, _ := db.Stats()
 	docs := sampleDocs(t)[:5]
-	docs = append(docs, Doc{ID: "bad", Text: "x", Vector: []float32{1, 2}}) // wrong dimension
+	docs = append(docs, Doc{ID: "bad", Text: "x", Vector: []float32{1, 2}, Embedder: "hash-v1"}) // wrong dimension
 	_, err := db.Ingest(context.Background(), docs)
 	var de *DocError
 	if !errors.As(err, &de) || de.Index != 5 || !strings.Contains(err.Error(), "dimensions") {

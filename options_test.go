@@ -2,6 +2,7 @@ package medkb
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,10 +66,18 @@ func TestOptionsValidate(t *testing.T) {
 func TestNoEnvironment(t *testing.T) {
 	t.Setenv("MEDKB_EMBED_URL", "http://localhost:11434")
 	m := store.Meta{Embedder: "openai:bge-m3", Dim: 1024}
-	if _, err := chooseEmbedder(nil, m, embed.OpenAIConfig{}); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
+	// Without a server the store still opens (stats, export): only what
+	// embeds fails.
+	e, err := chooseEmbedder(nil, m, embed.OpenAIConfig{})
+	if err != nil || e.Name() != "openai:bge-m3" || e.Dim() != 1024 {
+		t.Fatalf("without EmbedServer: %v, %v", e, err)
+	}
+	_, err = e.Embed(context.Background(), []string{"x"})
+	if !errors.Is(err, ErrNotServed) || !errors.Is(err, embed.ErrConfig) || !strings.Contains(err.Error(), "the store's embedder is not served: openai:bge-m3 (dim 1024)") ||
+		!strings.Contains(err.Error(), "not an http(s) URL") {
 		t.Fatalf("without EmbedServer: %v; want the missing URL refused", err)
 	}
-	e, err := chooseEmbedder(nil, m, embed.OpenAIConfig{BaseURL: "http://example.org:1"})
+	e, err = chooseEmbedder(nil, m, embed.OpenAIConfig{BaseURL: "http://example.org:1"})
 	if err != nil || e.Name() != "openai:bge-m3" || e.Dim() != 1024 {
 		t.Fatalf("with EmbedServer: %v, %v", e, err)
 	}

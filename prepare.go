@@ -50,10 +50,26 @@ func (p *preparer) check(d *base.Doc) (base.Day, error) {
 	if err != nil {
 		return base.NoDay, err
 	}
+	if len(d.Vector) > 0 && !p.stored && d.Embedder != p.emb.Name() {
+		return base.NoDay, vectorModelError(d.Embedder, p.emb.Name())
+	}
 	if dim := p.emb.Dim(); len(d.Vector) > 0 && len(d.Vector) != dim {
 		return base.NoDay, fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), p.emb.Name(), dim)
 	}
 	return day, nil
+}
+
+// vectorModelError refuses a supplied vector that did not say it was
+// made by the store's model, want. A vector is compared with the query
+// vectors of the store's embedder, so one of another model ranks noise
+// without failing; its dimension catches only some of them. Stored
+// documents (a rebuild) are exempt: a medkb before Doc.Embedder admitted
+// vectors without it, and a rebuild to another embedder drops them.
+func vectorModelError(given, want string) error {
+	if given == "" {
+		return fmt.Errorf(`"vector" does not say which model made it; the store's embedder is %s: add "embedder": %q if it made the vector`, want, want)
+	}
+	return fmt.Errorf(`"vector" was made by %s, the store's embedder is %s: their vectors cannot be compared`, given, want)
 }
 
 // prepare validates, tiers, chunks, compresses and embeds docs in

@@ -373,7 +373,7 @@ func (c *docCopy) prepare(d base.Doc, tierGiven bool) base.Doc {
 		d.Tier = base.TierNone
 	}
 	if !c.sameEmbedder {
-		d.Vector = nil
+		d.Vector, d.Embedder = nil, ""
 	}
 	return d
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/store"
 )
@@ -400,4 +401,46 @@ func BenchmarkRebuild(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n), "docs")
+}
+
+// TestRebuildSuppliedVectorModel: a rebuild with the same embedder keeps
+// a supplied vector and the model it names; one to another embedder drops
+// both, since the vector belongs to the old model.
+func TestRebuildSuppliedVectorModel(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kb")
+	db, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vec := make([]float32, DefaultDim)
+	vec[0] = 1
+	if _, err := db.Ingest(context.Background(), []Doc{{ID: "v", Text: "troponin", Vector: vec, Embedder: "hash-v1"}}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	exported := func() Doc {
+		t.Helper()
+		db, err := Open(dir, &Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var got Doc
+		if err := db.Export(func(d *Doc) error { got = *d; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if _, err := Rebuild(context.Background(), dir, fastRebuild); err != nil {
+		t.Fatal(err)
+	}
+	if d := exported(); len(d.Vector) != DefaultDim || d.Embedder != "hash-v1" {
+		t.Fatalf("same embedder: vector of %d, embedder %q", len(d.Vector), d.Embedder)
+	}
+	if _, err := Rebuild(context.Background(), dir, &RebuildOptions{Grace: fastRebuild.Grace, Embedder: embed.NewHash(128)}); err != nil {
+		t.Fatal(err)
+	}
+	if d := exported(); d.Vector != nil || d.Embedder != "" {
+		t.Fatalf("another embedder: vector of %d, embedder %q", len(d.Vector), d.Embedder)
+	}
 }

@@ -27,9 +27,9 @@ type Result struct {
 	// "[1] T2 2023-09-12 compressed: text". With PACK it costs at most
 	// Budget tokens, citation numbers and tags included.
 	Context string `json:"context"`
-	// Sources says where each citation comes from ("[1] doc#0, title,
-	// type, source, patient, time"); it does not count against Budget.
-	Sources []string `json:"sources"`
+	// Sources says where each citation comes from, one an item in
+	// citation order; it does not count against Budget.
+	Sources []Source `json:"sources"`
 	// Expansion reports the knowledge-graph expansion (EXPAND).
 	Expansion Expansion `json:"expansion"`
 	// Relevance says which candidates counted as evidence, and why; an
@@ -73,6 +73,31 @@ type Item struct {
 	Other      string     `json:"other_state,omitempty"`
 	Text       string     `json:"text"` // the text of State
 	Provenance Provenance `json:"provenance"`
+}
+
+// Source says where one citation of Context comes from: the chunk and
+// what its document says of itself (empty fields for what it lacks, all
+// of them for a document deleted while the query ran), or the graph path
+// a path item is. String gives the line `medkb query` prints:
+// "[1] doc#0, "title", type, source, patient P1, time".
+type Source struct {
+	Rank      int    `json:"rank"` // the citation number in Context, from 1
+	ID        string `json:"id"`   // the chunk, as Item.ID
+	Doc       string `json:"doc,omitempty"`
+	Title     string `json:"title,omitempty"`
+	Type      string `json:"type,omitempty"`
+	Source    string `json:"source,omitempty"`
+	Patient   string `json:"patient,omitempty"`
+	Time      string `json:"time,omitempty"`      // as the document gives it
+	Published string `json:"published,omitempty"` // as the document gives it
+	Path      *Path  `json:"path,omitempty"`      // a graph path's item only
+}
+
+// String is the source's line in the source list; a document without a
+// time shows its published date.
+func (s Source) String() string {
+	return planner.Source{Rank: s.Rank, ID: s.ID, Doc: s.Doc, Title: s.Title, Type: s.Type, Source: s.Source,
+		Patient: s.Patient, Time: s.Time, Published: s.Published, Path: (*planner.Path)(s.Path)}.String()
 }
 
 // Provenance says how an item was found and scored.
@@ -233,7 +258,7 @@ func newResult(p *planner.Result) *Result {
 		Budget:     p.Budget,
 		TokensUsed: p.TokensUsed,
 		Context:    p.Context,
-		Sources:    p.Sources,
+		Sources:    convert(p.Sources, newSource),
 		Expansion: Expansion{Fired: p.Expansion.Fired, Anchors: p.Expansion.Anchors, Reason: p.Expansion.Reason,
 			Paths: convert(p.Expansion.Paths, func(x planner.Path) Path { return Path(x) }), Truncated: p.Expansion.Truncated},
 		Relevance: Relevance(p.Relevance),
@@ -252,6 +277,11 @@ func newItem(it planner.Item) Item {
 		Provenance: Provenance{BM25: (*ArmScore)(pv.BM25), Vector: (*ArmScore)(pv.Vector), Fused: pv.Fused,
 			Votes: pv.Votes, Boost: pv.Boost, Path: (*Path)(pv.Path), Relevance: pv.Relevance,
 			Coverage: pv.Coverage, Context: pv.Context}}
+}
+
+func newSource(s planner.Source) Source {
+	return Source{Rank: s.Rank, ID: s.ID, Doc: s.Doc, Title: s.Title, Type: s.Type, Source: s.Source,
+		Patient: s.Patient, Time: s.Time, Published: s.Published, Path: (*Path)(s.Path)}
 }
 
 // convert maps f over in, keeping nil nil.

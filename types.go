@@ -27,7 +27,7 @@ const (
 // replaces a stored document of the same ID, and refuses one with a
 // field it cannot read or over its limit (CheckDoc says which): ID 512
 // bytes, Text 1 MiB, Type, Patient, Source, Evidence and Lang 256, Title
-// 1,024, Time and Published 64, Meta 64 keys of 128 bytes with values of
+// 1,024, Time and Published 64, Embedder 256, Meta 64 keys of 128 bytes with values of
 // 1,024, Vector 8,192 numbers.
 type Doc struct {
 	// ID names the document, at most 512 bytes, without control
@@ -68,6 +68,14 @@ type Doc struct {
 	// for every chunk instead of the embedder's. Export returns it; Show
 	// leaves it out.
 	Vector []float32 `json:"vector,omitempty"`
+	// Embedder names the model that made Vector, as the store's embedder
+	// is named ("hash-v1", "openai:MODEL"), and is required with it:
+	// Ingest refuses a vector of another model, or of none named, since
+	// its dimension alone cannot tell models apart (384 is hash-v1's and
+	// several sentence models') and a foreign vector would be ranked
+	// against the store's query vectors without any error. Export and
+	// Show return it.
+	Embedder string `json:"embedder,omitempty"`
 }
 
 // Entity is a knowledge-graph node: a name unique within its type.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -40,7 +41,7 @@ func (x *execution) assemble(ctx context.Context) error {
 		it.Tokens = x.env.Count(line)
 		x.res.TokensUsed += it.Tokens
 		body.WriteString(line)
-		x.res.Sources = append(x.res.Sources, fmt.Sprintf("[%d] %s", it.Rank, source(it, d)))
+		x.res.Sources = append(x.res.Sources, newSource(it, d))
 	}
 	for _, t := range base.Tiers {
 		if covered[t.String()] {
@@ -104,12 +105,23 @@ func lineTag(state string, cut bool) string {
 	return ""
 }
 
-// source is an item's line in the source list.
-func source(it *Item, d *base.Doc) string {
-	if it.Provenance.Path != nil {
-		p := it.Provenance.Path
+// newSource is where item it, of document d (nil for a graph path or a
+// document gone), comes from.
+func newSource(it *Item, d *base.Doc) Source {
+	s := Source{Rank: it.Rank, ID: it.ID, Doc: it.Doc, Path: it.Provenance.Path}
+	if d != nil {
+		s.Title, s.Type, s.Source, s.Patient, s.Time, s.Published = d.Title, d.Type, d.Source, d.Patient, d.Time, d.Published
+	}
+	return s
+}
+
+// String is the source's line in the source list, "[1] doc#0, "title",
+// type, source, patient P1, time" (the published date when there is no
+// time), or "[2] knowledge graph: A (Disease) -treats-> B (Drug)".
+func (s Source) String() string {
+	if p := s.Path; p != nil {
 		var b strings.Builder
-		b.WriteString("knowledge graph: ")
+		fmt.Fprintf(&b, "[%d] knowledge graph: ", s.Rank)
 		for i, n := range p.Nodes {
 			if i > 0 {
 				rel := p.Relations[i-1]
@@ -123,25 +135,20 @@ func source(it *Item, d *base.Doc) string {
 		}
 		return b.String()
 	}
-	parts := []string{it.ID}
-	if d != nil {
-		if d.Title != "" {
-			parts = append(parts, fmt.Sprintf("%q", d.Title))
-		}
-		if d.Type != "" {
-			parts = append(parts, d.Type)
-		}
-		if d.Source != "" {
-			parts = append(parts, d.Source)
-		}
-		if d.Patient != "" {
-			parts = append(parts, "patient "+d.Patient)
-		}
-		if d.Time != "" {
-			parts = append(parts, d.Time)
-		} else if d.Published != "" {
-			parts = append(parts, d.Published)
+	parts := []string{s.ID}
+	if s.Title != "" {
+		parts = append(parts, fmt.Sprintf("%q", s.Title))
+	}
+	for _, v := range []string{s.Type, s.Source} {
+		if v != "" {
+			parts = append(parts, v)
 		}
 	}
-	return strings.Join(parts, ", ")
+	if s.Patient != "" {
+		parts = append(parts, "patient "+s.Patient)
+	}
+	if t := cmp.Or(s.Time, s.Published); t != "" {
+		parts = append(parts, t)
+	}
+	return fmt.Sprintf("[%d] %s", s.Rank, strings.Join(parts, ", "))
 }

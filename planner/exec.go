@@ -84,7 +84,7 @@ func Run(ctx context.Context, env *Env, src string, args dsl.Args) (*Result, err
 		return nil, err
 	}
 	if p.Query.Explain && !p.Query.Analyze {
-		return &Result{Mode: "explain", Query: p.Query.Text, Plan: p.Explain(nil), Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
+		return &Result{Mode: "explain", Query: p.Query.Text, Plan: p.Explain(nil), Items: []Item{}, Dropped: []Dropped{}, Sources: []Source{},
 			Expansion: Expansion{Reason: "not run (EXPLAIN without ANALYZE)", Anchors: []string{}, Paths: []Path{}}}, nil
 	}
 	return p.execute(ctx, env, clk)
@@ -160,7 +160,7 @@ func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
 }
 
 func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error) {
-	x := &execution{p: p, env: env, clock: clk, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []string{},
+	x := &execution{p: p, env: env, clock: clk, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []Source{},
 		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}},
 		question: clinical.ReadQuestion(p.Query.Text, p.onePatient())}
 	if p.Pack != nil || hasArm(p, "vector") {

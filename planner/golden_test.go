@@ -80,7 +80,7 @@ func TestResults(t *testing.T) {
 		fmt.Fprintf(&b, "dropped %v\n", reasons)
 		b.WriteString(r.Context)
 		for _, src := range r.Sources {
-			b.WriteString("source " + src + "\n")
+			b.WriteString("source " + src.String() + "\n")
 		}
 		return b.String()
 	})

@@ -25,10 +25,10 @@ type Result struct {
 	// Context is the cited evidence, one line an item, ready for a prompt:
 	// "[1] T2 2023-09-12 compressed: text" (see lineHead). With PACK it
 	// costs at most Budget tokens, citation numbers and tags included.
-	// Sources says where each citation comes from ("[1] doc#0, title,
-	// type, source, patient, time"); it is outside the budget.
+	// Sources says where each citation comes from, one an item in
+	// citation order; it is outside the budget.
 	Context   string    `json:"context"`
-	Sources   []string  `json:"sources"`
+	Sources   []Source  `json:"sources"`
 	Expansion Expansion `json:"expansion"`
 	// Relevance says which candidates counted as evidence, and why; an
 	// empty result says here why nothing did.
@@ -69,6 +69,26 @@ type Item struct {
 	// day is the date its context line shows (lineHead): its vector
 	// slot's, so that the line costs the same before and after packing.
 	day base.Day
+}
+
+// Source says where one citation of the context comes from: the chunk
+// and what its document says of itself, as data, so that a caller can
+// link or filter citations without parsing a line; String gives the line
+// the command prints. A graph path (Item.Provenance.Path) has no
+// document: Path holds it instead. A document field the document lacks
+// is empty, and so are all of them when the document was deleted between
+// retrieval and assembly.
+type Source struct {
+	Rank      int    `json:"rank"` // the citation number in Context, from 1
+	ID        string `json:"id"`   // the chunk, as Item.ID
+	Doc       string `json:"doc,omitempty"`
+	Title     string `json:"title,omitempty"`
+	Type      string `json:"type,omitempty"`
+	Source    string `json:"source,omitempty"`
+	Patient   string `json:"patient,omitempty"`
+	Time      string `json:"time,omitempty"`      // as the document gives it
+	Published string `json:"published,omitempty"` // as the document gives it
+	Path      *Path  `json:"path,omitempty"`
 }
 
 // Provenance says where an item came from.

@@ -26,9 +26,7 @@ type caseFlags struct {
 	validation bool
 	question   bool
 	record     bool
-	embedder   string
-	embedDim   int
-	embedURL   string
+	embed      embedFlags
 }
 
 func (f *caseFlags) register(c *cobra.Command) {
@@ -41,9 +39,7 @@ func (f *caseFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.validation, "validation", false, "with --medqa: the n vignettes after the sample instead, disjoint from it (for tuning)")
 	c.Flags().BoolVar(&f.question, "question-only", false, "with --medqa: query with the final question and the options, not the whole vignette")
 	c.Flags().BoolVar(&f.record, "record-in-query", false, "with --cases: put each case's segments before its query, as a MedQA question carries its vignette")
-	c.Flags().StringVar(&f.embedder, "embedder", embed.NewHash(0).Name(), "what computes Sim: the built-in hash-v1, or openai:MODEL from an OpenAI-compatible server (Ollama, vLLM, TEI, ...)")
-	c.Flags().IntVar(&f.embedDim, "embed-dim", 0, fmt.Sprintf("vector dimension: 0 means %d for hash-v1; required for openai:MODEL (the model's output dimension)", embed.DefaultHashDim))
-	c.Flags().StringVar(&f.embedURL, "embed-url", os.Getenv("MEDKB_EMBED_URL"), "server root for openai:MODEL, e.g. http://localhost:11434 (default $MEDKB_EMBED_URL)")
+	f.embed.register(c, embed.NewHash(0).Name(), "what computes Sim")
 }
 
 // suite reads the cases and prepares their candidates.
@@ -77,9 +73,9 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*packbench.Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	emb, err := embed.Named(f.embedder, f.embedDim, embed.OpenAIConfig{BaseURL: f.embedURL, APIKey: embedServer().APIKey})
+	emb, err := f.embed.embedder()
 	if err != nil {
-		return nil, fmt.Errorf("--embedder: %w", err)
+		return nil, err
 	}
 	if len(cases) == 0 {
 		return nil, fmt.Errorf("%s holds no case", cmp.Or(f.cases, f.medqa))

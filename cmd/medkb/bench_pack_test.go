@@ -8,17 +8,27 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/medkb/medkb/index/embed"
 )
 
-// hashServer answers POST /v1/embeddings, the OpenAI embeddings API, with
-// hash-v1 vectors, so that a served embedder's benchmark can be compared
-// with the built-in one's.
-func hashServer(t *testing.T) *httptest.Server {
+// fakeEmbedServer is a fake OpenAI-compatible embeddings server; calls
+// counts the requests it answered.
+type fakeEmbedServer struct {
+	*httptest.Server
+	calls atomic.Int64
+}
+
+// hashServer answers POST /v1/embeddings, the OpenAI embeddings API, for
+// the model "relay" with hash-v1 vectors, so that a served embedder's
+// results can be compared with the built-in one's.
+func hashServer(t *testing.T) *fakeEmbedServer {
 	h := embed.NewHash(0)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := &fakeEmbedServer{}
+	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ts.calls.Add(1)
 		var req struct {
 			Model string   `json:"model"`
 			Input []string `json:"input"`

@@ -108,7 +108,7 @@ func TestIngestStdin(t *testing.T) {
 // bad line like any other: named by the check pass, skipped by --skip-bad.
 func TestSkipBadSkipsWrongDimension(t *testing.T) {
 	db := []string{"--db", filepath.Join(t.TempDir(), "kb")}
-	in := `{"id":"d1","text":"troponin"}` + "\n" + `{"id":"d2","text":"pain","vector":[1,2,3]}` + "\n"
+	in := `{"id":"d1","text":"troponin"}` + "\n" + `{"id":"d2","text":"pain","vector":[1,2,3],"embedder":"hash-v1"}` + "\n"
 	code, _, errOut := cli(t, in, append([]string{"ingest"}, append(db, "-")...)...)
 	if code != 1 || !strings.Contains(errOut, `stdin:2: "vector" has 3 dimensions`) {
 		t.Fatalf("ingest: %d %q", code, errOut)

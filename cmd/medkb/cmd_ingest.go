@@ -16,12 +16,14 @@ import (
 	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/docio"
+	"github.com/medkb/medkb/store"
 )
 
 func ingestCmd(e *env) *cobra.Command {
 	var skipBad, noSpaceCheck bool
+	var ef embedFlags
 	c := &cobra.Command{
-		Use:   "ingest [--skip-bad] FILE|DIR|-...",
+		Use:   "ingest [--skip-bad] [--embedder openai:MODEL --embed-dim N] FILE|DIR|-...",
 		Short: "add or replace documents (JSON Lines, TSV) and graph files in the store",
 		Long: `Ingest upserts documents by id. Each file is read and checked whole before any
 of it is written: by default a file with any bad line is rejected, naming
@@ -36,11 +38,19 @@ batches before the failure stay, and running the same ingest again
 finishes the file.
 
 Documents are JSON Lines ({"id", "text", ...}; see docs/ingest.md) or TSV
-(id<TAB>text). Knowledge-graph files are recognised by their content:
-triples as JSON Lines {"head", "head_type", "relation", "tail",
-"tail_type"} or TSV with those columns, entities {"name", "type",
-"aliases"}, TCM relations {"Disease": ..., "Syndrome": ..., "Relation":
-...}, and Hetionet node and edge TSVs, node files first.
+(id<TAB>text). A supplied "vector" must name the model that made it in
+"embedder", the store's embedder; a line with another, or none, is bad.
+
+--embedder openai:MODEL --embed-dim N builds a new store with a model of an
+OpenAI-compatible server (--embed-url, default $MEDKB_EMBED_URL): the store
+records it with its first document, and later commands embed with it,
+served at $MEDKB_EMBED_URL. A store built with another embedder refuses it.
+
+Knowledge-graph files are recognised by their content: triples as JSON
+Lines {"head", "head_type", "relation", "tail", "tail_type"} or TSV with
+those columns, entities {"name", "type", "aliases"}, TCM relations
+{"Disease": ..., "Syndrome": ..., "Relation": ...}, and Hetionet node and
+edge TSVs, node files first.
 
 "-" reads documents from standard input, checked whole like a file: the
 input is first copied to a temporary file (an ingest reads its input
@@ -68,9 +78,17 @@ files it ingested stay.`,
 					inputs[i].name = "stdin"
 				}
 			}
+			emb, err := ef.embedder()
+			if err != nil {
+				return err
+			}
+			e.embedder = emb
 			r := &ingestRun{env: e, cmd: cmd, skipBad: skipBad, noSpaceCheck: noSpaceCheck, chunkTokens: medkb.DefaultChunkTokens}
 			err = r.checkFirst(inputs)
 			defer r.close()
+			if errors.Is(err, store.ErrEmbedderMismatch) {
+				return fmt.Errorf("%s: --embedder: %w", e.db, err)
+			}
 			if err != nil {
 				return err
 			}
@@ -98,6 +116,7 @@ files it ingested stay.`,
 	}
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	c.Flags().BoolVar(&noSpaceCheck, "no-space-check", false, "write a file of many batches even when the disk seems too full for it")
+	ef.register(c, "", "what a new store embeds with, recorded at its first document (default hash-v1); an existing store's must match")
 	return e.storeFlags(c)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -97,6 +98,24 @@ func TestQueryJSONAndStdin(t *testing.T) {
 	}
 	if r["tokens_used"].(float64) > 128 || len(r["items"].([]any)) == 0 {
 		t.Fatalf("result: %v", r)
+	}
+	// Sources are data, one object a citation beside its item; the text
+	// output prints each as the line it always was.
+	items, sources := r["items"].([]any), r["sources"].([]any)
+	if len(sources) != len(items) {
+		t.Fatalf("%d sources for %d items", len(sources), len(items))
+	}
+	for i, s := range sources {
+		src, it := s.(map[string]any), items[i].(map[string]any)
+		if src["rank"] != it["rank"] || src["id"] != it["id"] || src["doc"] != it["doc"] || src["patient"] == nil {
+			t.Errorf("source %v of item %v", src, it)
+		}
+	}
+	_, text, _ := cli(t, `RETRIEVE "troponin" PACK budget 128 kmin 1`, append([]string{"query"}, append(db, "-")...)...)
+	first := sources[0].(map[string]any)
+	line := fmt.Sprintf("Sources:\n[1] %s, %q, %s, %s, patient %s, %s\n", first["id"], first["title"], first["type"], first["source"], first["patient"], first["time"])
+	if !strings.Contains(text, line) {
+		t.Errorf("text output lacks %q:\n%s", line, text)
 	}
 	code, out, _ = cli(t, "", append([]string{"query"}, append(db, `RETRIEVE "troponin" LIMIT 2`)...)...)
 	if code != 0 || !strings.Contains(out, "[1]") || !strings.Contains(out, "--- context ---") || !strings.Contains(out, "Sources:\n[1] ") ||

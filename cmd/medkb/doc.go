@@ -31,4 +31,11 @@
 // naming the rejected files. A directory contributes its .jsonl and .tsv
 // data files (graph.Detect), edge files last; metadata tables, other types
 // and unknown formats are skipped with a note on stderr.
+//
+// The embedder is the store's: ingest --embedder (embedFlags, the flags
+// bench pack and tune read too) names it for a new store, which records
+// it with its first document; every command after that recreates it from
+// the store, served at $MEDKB_EMBED_URL (embedServer), the library
+// reading no environment itself. A store whose server is not set still
+// opens: only what embeds fails, and run adds the hint to set it.
 package main

@@ -40,7 +40,10 @@ func (r *ingestRun) checkFirst(inputs []input) error {
 	if err != nil {
 		return err
 	}
-	if r.dim = st.Dim; r.dim == 0 {
+	switch r.dim = st.Dim; {
+	case r.dim == 0 && r.embedder != nil:
+		r.dim = r.embedder.Dim() // --embedder's, which a new store's first write records
+	case r.dim == 0:
 		r.dim = medkb.DefaultDim // what a new store's first write picks
 	}
 	r.checked = map[string]docCheck{}

@@ -51,7 +51,10 @@ func render(w io.Writer, r *medkb.Result) {
 	}
 	if r.Context != "" {
 		fmt.Fprintf(w, "\n--- context ---\n%s", r.Context)
-		fmt.Fprintf(w, "\nSources:\n%s\n", strings.Join(r.Sources, "\n"))
+		fmt.Fprintf(w, "\nSources:\n")
+		for _, src := range r.Sources {
+			fmt.Fprintln(w, src)
+		}
 	}
 }
 

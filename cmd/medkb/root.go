@@ -22,6 +22,8 @@ type env struct {
 	stdout, stderr io.Writer
 	db             string
 	lockTimeout    time.Duration
+	// embedder is ingest's --embedder; nil means the store's.
+	embedder embed.Embedder
 }
 
 // errSilent marks an error already reported to the user (exit status 1).
@@ -55,6 +57,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if !strings.HasPrefix(msg, "medkb:") {
 				msg = "medkb: " + msg
 			}
+			if errors.Is(err, medkb.ErrNotServed) {
+				msg += " (set $MEDKB_EMBED_URL to its server)"
+			}
 			fmt.Fprintln(stderr, msg)
 		}
 		return 1
@@ -77,7 +82,7 @@ func (e *env) storeFlags(c *cobra.Command) *cobra.Command {
 
 // options are the medkb.Options of the store flags and the environment.
 func (e *env) options(readOnly bool) *medkb.Options {
-	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, EmbedServer: embedServer()}
+	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, Embedder: e.embedder, EmbedServer: embedServer()}
 }
 
 // embedServer says where an OpenAI-compatible embedder is served: the

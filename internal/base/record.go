@@ -18,6 +18,7 @@ type Doc struct {
 	Lang      string            `json:"lang,omitempty"`
 	Meta      map[string]string `json:"meta,omitempty"`
 	Vector    []float32         `json:"vector,omitempty"`
+	Embedder  string            `json:"embedder,omitempty"` // the model that made Vector
 }
 
 // Heading is what a document says of its chunks besides their text: its

@@ -26,11 +26,12 @@ const (
 
 // Validate checks a document as given on input: an id and a text that is
 // not only white space; every field within its limit and valid UTF-8;
-// identifiers (id, type, patient, source, evidence, lang, meta keys)
+// identifiers (id, type, patient, source, evidence, lang, embedder, meta keys)
 // without control characters, and the id without surrounding white space;
-// a known tier when given; a readable time and published date; and a
-// finite vector that is not all zeros. It does not know the store's dimension; the ingest
-// checks that. Each error names the field and, for a limit, the limit.
+// a known tier when given; a readable time and published date; a
+// finite vector that is not all zeros; and an embedder only beside a
+// vector. It does not know the store's embedder or dimension; the ingest
+// checks those. Each error names the field and, for a limit, the limit.
 func (d *Doc) Validate() error {
 	_, err := d.ValidateDay()
 	return err
@@ -60,6 +61,7 @@ func (d *Doc) ValidateDay() (Day, error) {
 		{"title", d.Title, MaxTitleBytes, false},
 		{"time", d.Time, MaxDateBytes, false},
 		{"published", d.Published, MaxDateBytes, false},
+		{"embedder", d.Embedder, MaxFieldBytes, true},
 	} {
 		if err := checkString(fmt.Sprintf("%q", f.name), f.v, f.max, f.ident); err != nil {
 			return NoDay, err
@@ -107,6 +109,9 @@ func (d *Doc) ValidateDay() (Day, error) {
 	}
 	if len(d.Vector) > 0 && zero {
 		return NoDay, errors.New(`"vector" is all zeros`)
+	}
+	if d.Embedder != "" && len(d.Vector) == 0 {
+		return NoDay, errors.New(`"embedder" names the model of a "vector", and there is none`)
 	}
 	return day, nil
 }
