@@ -33,6 +33,10 @@ const lockRetry = 50 * time.Millisecond
 type WriterLock struct {
 	dir string
 	f   *os.File
+	// holder is the read-write Store that owns the lock, if any: Prune
+	// reads the live generation through it when it is that one, since
+	// opening it again would wait for holder's own bbolt lock.
+	holder *Store
 }
 
 // LockWriter takes the writer lock of the store in dir, waiting up to
@@ -194,7 +198,12 @@ func (l *WriterLock) Prune() (removed, inUse []string, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrWouldLoseData, err)
 	}
-	live, err := surveyGeneration(l.dir, cur)
+	var live generationSurvey
+	if h := l.holder; h != nil && h.gen == cur {
+		live, err = survey(h)
+	} else {
+		live, err = surveyGeneration(l.dir, cur)
+	}
 	if err == nil && live.keys != live.meta.Docs {
 		err = corruptFile(filepath.Join(l.dir, cur, dbFile), "its counter says %d documents, its records are %d: it lost documents", live.meta.Docs, live.keys)
 	}
@@ -263,7 +272,13 @@ func surveyGeneration(dir, gen string) (generationSurvey, error) {
 		return g, err
 	}
 	defer s.Close()
-	g.bolt = true
+	return survey(s)
+}
+
+// survey reads what Prune needs of the open generation s.
+func survey(s *Store) (generationSurvey, error) {
+	g := generationSurvey{bolt: true}
+	var err error
 	if g.meta, err = s.Meta(); err != nil {
 		return g, err
 	}

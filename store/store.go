@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -65,7 +66,7 @@ func Open(dir string, opts *Options) (*Store, error) {
 		lock.Release()
 		return nil, err
 	}
-	s.writer = lock
+	s.writer, lock.holder = lock, s
 	return s, nil
 }
 
@@ -130,6 +131,37 @@ func CreateGeneration(dir string) (*Store, error) {
 		return nil, err
 	}
 	return openGen(dir, gen, nil, true)
+}
+
+// OpenGeneration opens generation gen of l's store read-write for the
+// holder of l, which gets no second lock. A rebuild through an open
+// read-write Store opens the generation it built before it publishes it,
+// so that no reader, which could hold the writer off, gets there first.
+// The new Store does not own l until the old one passes it on
+// (PassWriter): closing it leaves the lock held.
+func (l *WriterLock) OpenGeneration(gen string, timeout time.Duration) (*Store, error) {
+	if l.f == nil {
+		panic("medkb: store.WriterLock.OpenGeneration after Release")
+	}
+	return openGen(l.dir, gen, &Options{LockTimeout: timeout}, false)
+}
+
+// Writer returns the writer lock a read-write Store holds, nil for a
+// read-only one: its owner publishes and prunes generations with it
+// rather than with a second lock, which its own would refuse.
+func (s *Store) Writer() *WriterLock { return s.writer }
+
+// PassWriter moves the writer lock s holds to to, a read-write Store of
+// another generation opened under it (WriterLock.OpenGeneration):
+// closing s then closes only its file, and closing to releases the lock.
+// The lock is never let go in between, so no other writer can come
+// between a rebuild and the switch of its DB to the new generation.
+func (s *Store) PassWriter(to *Store) {
+	if s.writer == nil || to.writer != nil || to.readOnly || to.dir != s.dir {
+		panic("medkb: store.PassWriter: from a Store without the writer lock, or to one that cannot take it")
+	}
+	to.writer, s.writer = s.writer, nil
+	to.writer.holder = to
 }
 
 // writable refuses a read-write open of a file whose damage a write
