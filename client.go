@@ -40,7 +40,10 @@ const connectWait = time.Second
 // or nobody answers on it (a server that died), so a command can fall
 // back to opening the store itself.
 func Connect(dir string) (*Client, error) {
-	path := SocketPath(dir)
+	path, err := filepath.Abs(SocketPath(dir)) // the client may outlive a chdir
+	if err != nil {
+		return nil, err
+	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode()&os.ModeSocket == 0 {
 		return nil, fmt.Errorf("%w: no socket %s", ErrNoServer, path)
 	}

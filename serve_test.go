@@ -77,6 +77,7 @@ func TestServeReads(t *testing.T) {
 		t.Fatal("the query finds nothing in the sample; pick another")
 	}
 	sameJSON(t, "query result", got, want)
+	t.Run("concurrent", func(t *testing.T) { concurrentQueries(t, c, want) })
 
 	plan, err := c.ExplainParams(ctx, serveQuery, serveParams)
 	if err != nil {
@@ -93,6 +94,14 @@ func TestServeReads(t *testing.T) {
 	}
 	ws, _ := db.Stats()
 	sameJSON(t, "stats", s, ws)
+
+	var h healthReply
+	if err := c.call(ctx, http.MethodGet, "/v1/health", nil, &h); err != nil {
+		t.Fatal(err)
+	}
+	if h.API != APIVersion || h.Generation != ws.Generation || h.ReadOnly || h.PID != os.Getpid() || !filepath.IsAbs(h.Dir) {
+		t.Errorf("health: %+v", h)
+	}
 
 	views, err := c.Show([]string{"P001-cc-01"})
 	if err != nil {
@@ -142,7 +151,7 @@ func TestServeWrites(t *testing.T) {
 	ctx := context.Background()
 	docs := []Doc{
 		{ID: "a", Text: "Troponin I 2.3 ng/mL, markedly raised.", Type: "lab", Patient: "P1", Time: "2024-03-05"},
-		{ID: "b", Text: "Crushing chest pain for two hours.", Type: "complaint", Patient: "P1", Time: "2024-03-05"},
+		{ID: "b/2 x?", Text: "Crushing chest pain for two hours.", Type: "complaint", Patient: "P1", Time: "2024-03-05"},
 	}
 	res, err := c.Ingest(ctx, docs)
 	if err != nil {
@@ -179,6 +188,9 @@ func TestServeWrites(t *testing.T) {
 	}
 	if s.Docs != 1 || s.Entities != 2 || s.Triples != 1 {
 		t.Errorf("stats after delete: %+v", s)
+	}
+	if v, err := c.Show([]string{"b/2 x?"}); err != nil || v[0].ID != "b/2 x?" {
+		t.Errorf("show of an id with a slash: %v", err)
 	}
 	if _, err := c.Show([]string{"a"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("show of a deleted document: %v", err)
@@ -225,27 +237,6 @@ func TestServeErrors(t *testing.T) {
 	defer cancel()
 	if _, err := c.QueryParams(ctx, `RETRIEVE "x"`, nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("query past its deadline: %v", err)
-	}
-}
-
-func TestServeErrorCodes(t *testing.T) {
-	for _, tc := range []struct {
-		err    error
-		code   string
-		status int
-	}{
-		{&http.MaxBytesError{Limit: MaxRequestBytes}, "too_large", 413},
-		{ErrIndexBehind, "index_behind", 503},
-		{context.DeadlineExceeded, "timeout", 504},
-		{errors.New("boom"), "internal", 500},
-	} {
-		status, obj := errorOf(tc.err)
-		if status != tc.status || obj.Code != tc.code {
-			t.Errorf("%v: %d %s, want %d %s", tc.err, status, obj.Code, tc.status, tc.code)
-		}
-		if tc.code != "internal" && !errors.Is(remoteError(status, obj), tc.err) && tc.code != "too_large" {
-			t.Errorf("%v: errors.Is does not hold across the wire", tc.err)
-		}
 	}
 }
 
@@ -336,20 +327,9 @@ func TestServeSocketLifecycle(t *testing.T) {
 	}
 }
 
-func TestConnectWithoutServer(t *testing.T) {
-	if _, err := Connect(t.TempDir()); !errors.Is(err, ErrNoServer) {
-		t.Errorf("Connect without a socket: %v", err)
-	}
-}
-
-func TestServeConcurrentQueries(t *testing.T) {
-	db := openSample(t)
-	c := serve(t, db)
-	ctx := context.Background()
-	want, err := db.QueryParams(ctx, serveQuery, serveParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+// concurrentQueries runs 8 queries at a time through c, each of which
+// must answer want.
+func concurrentQueries(t *testing.T, c *Client, want *Result) {
 	wantJSON, _ := json.Marshal(want)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -357,7 +337,7 @@ func TestServeConcurrentQueries(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 4 {
-				got, err := c.QueryParams(ctx, serveQuery, serveParams)
+				got, err := c.QueryParams(context.Background(), serveQuery, serveParams)
 				if err != nil {
 					t.Error(err)
 					return
