@@ -28,20 +28,25 @@ func serve(t testing.TB, db *DB) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- db.Serve(ln, nil) }()
-	t.Cleanup(func() {
-		ln.Close()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	serveOn(t, db, ln, nil)
 	c, err := Connect(db.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// serveOn serves db on ln with opts until the end of the test.
+func serveOn(t testing.TB, db *DB, ln net.Listener, opts *ServeOptions) {
+	done := make(chan error, 1)
+	go func() { done <- db.Serve(ln, opts) }()
+	t.Cleanup(func() {
+		ln.Close()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
 }
 
 // sameJSON fails the test unless a and b marshal alike.
@@ -142,11 +147,7 @@ func TestServeReads(t *testing.T) {
 }
 
 func TestServeWrites(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked(t, db)
+	db := openEmpty(t)
 	c := serve(t, db)
 	ctx := context.Background()
 	docs := []Doc{
@@ -198,15 +199,11 @@ func TestServeWrites(t *testing.T) {
 }
 
 func TestServeErrors(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked(t, db)
+	db := openEmpty(t)
 	c := serve(t, db)
 	ctx := context.Background()
 
-	_, err = c.QueryParams(ctx, "RETRIEVE \"x\"\nFUZE rrf", nil)
+	_, err := c.QueryParams(ctx, "RETRIEVE \"x\"\nFUZE rrf", nil)
 	var re *RemoteError
 	if !errors.As(err, &re) || re.Code != "parse_error" || re.Status != http.StatusBadRequest || re.Line != 2 || re.Column != 1 {
 		t.Errorf("parse error: %#v", err)
@@ -241,11 +238,7 @@ func TestServeErrors(t *testing.T) {
 }
 
 func TestServeTokenOnTCP(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked(t, db)
+	db := openEmpty(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -258,14 +251,7 @@ func TestServeTokenOnTCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- db.Serve(ln, &ServeOptions{Token: "s3cret"}) }()
-	defer func() {
-		ln.Close()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	serveOn(t, db, ln, &ServeOptions{Token: "s3cret"})
 	url := "http://" + ln.Addr().String()
 	for _, token := range []string{"", "wrong"} {
 		c, _ := Dial(url, token)
@@ -287,11 +273,7 @@ func TestServeTokenOnTCP(t *testing.T) {
 }
 
 func TestServeSocketLifecycle(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked(t, db)
+	db := openEmpty(t)
 	path := SocketPath(db.Dir())
 
 	// A server that died leaves its socket file behind.
