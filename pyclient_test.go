@@ -1,7 +1,6 @@
 package medkb
 
 import (
-	"errors"
 	"net"
 	"os"
 	"os/exec"
@@ -21,27 +20,13 @@ func TestPythonClient(t *testing.T) {
 		t.Skip("python3 is not on PATH")
 	}
 	db := openSample(t)
-	serve := func(ln net.Listener, opts *ServeOptions) {
-		done := make(chan error, 1)
-		go func() { done <- db.Serve(ln, opts) }()
-		t.Cleanup(func() {
-			ln.Close()
-			if err := <-done; err != nil && !errors.Is(err, net.ErrClosed) {
-				t.Errorf("serve %s: %v", ln.Addr(), err)
-			}
-		})
-	}
-	unix, err := db.ListenUnix()
-	if err != nil {
-		t.Fatal(err)
-	}
-	serve(unix, nil)
+	serve(t, db)
 	tcp, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const token = "python-test-token"
-	serve(tcp, &ServeOptions{Token: token})
+	serveOn(t, db, tcp, &ServeOptions{Token: token})
 
 	cmd := exec.Command(python, "-m", "unittest", "-v", "docs/api/test_medkb_client.py")
 	cmd.Env = append(os.Environ(),
