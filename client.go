@@ -177,9 +177,13 @@ func (c *Client) send(ctx context.Context, method, path string, in, out any) (*h
 	return nil, nil
 }
 
-// call is send for a request whose answer is JSON.
+// call is send for a request whose answer is JSON, read into out (or
+// dropped when out is nil).
 func (c *Client) call(ctx context.Context, method, path string, in, out any) error {
-	_, err := c.send(ctx, method, path, in, out)
+	resp, err := c.send(ctx, method, path, in, out)
+	if resp != nil {
+		resp.Body.Close()
+	}
 	return err
 }
 

@@ -2,10 +2,12 @@ package medkb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +93,22 @@ func TestDialRefusesBadURL(t *testing.T) {
 		if _, err := Dial(u, ""); err == nil {
 			t.Errorf("Dial(%q): no error", u)
 		}
+	}
+}
+
+// TestPathJSONRoundTrip: a path read back from the JSON of a Result keeps
+// which steps were walked against their edge.
+func TestPathJSONRoundTrip(t *testing.T) {
+	in := Path{Nodes: []string{"a", "b", "c"}, Relations: []string{"treats", "causes"}, Reverse: []bool{false, true}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out Path
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out, in) {
+		t.Errorf("round trip of %s: %+v, want %+v", b, out, in)
 	}
 }

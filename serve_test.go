@@ -82,6 +82,16 @@ func TestServeReads(t *testing.T) {
 		t.Fatal("the query finds nothing in the sample; pick another")
 	}
 	sameJSON(t, "query result", got, want)
+	const expand = `RETRIEVE "chest pain, troponin 2.3 ng/mL" FUSE rrf EXPAND metapath "Disease -has_symptom-> Symptom" PACK budget 512 kmin 1`
+	gotX, err := c.QueryParams(ctx, expand, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantX, _ := db.QueryParams(ctx, expand, nil)
+	if len(wantX.Expansion.Paths) == 0 {
+		t.Error("the expanding query finds no path in the sample; pick another")
+	}
+	sameJSON(t, "expanding query", gotX, wantX)
 	t.Run("concurrent", func(t *testing.T) { concurrentQueries(t, c, want) })
 
 	plan, err := c.ExplainParams(ctx, serveQuery, serveParams)
@@ -216,6 +226,11 @@ func TestServeErrors(t *testing.T) {
 	_, err = c.Ingest(ctx, []Doc{{ID: "ok", Text: "fine"}, {ID: "bad", Text: "x", Vector: []float32{1}}})
 	if !errors.As(err, &re) || re.Code != "bad_document" || re.Index != 1 || re.ID != "bad" {
 		t.Errorf("bad document: %#v", err)
+	}
+
+	err = c.call(ctx, http.MethodDelete, "/v1/stats", nil, nil)
+	if !errors.As(err, &re) || re.Code != "not_found" || !strings.Contains(re.Message, "GET /v1/stats") {
+		t.Errorf("no such route: %v", err)
 	}
 
 	// A request the client would never send: an unknown field.
