@@ -37,6 +37,7 @@ var specSchemas = map[string]reflect.Type{
 	"Doc":            reflect.TypeFor[Doc](),
 	"Entity":         reflect.TypeFor[Entity](),
 	"Triple":         reflect.TypeFor[Triple](),
+	"Source":         reflect.TypeFor[Source](),
 	"IngestResult":   reflect.TypeFor[ingestReply](),
 	"DeleteResult":   reflect.TypeFor[deleteReply](),
 	"CheckReport":    reflect.TypeFor[checkReply](),
