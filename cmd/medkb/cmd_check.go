@@ -10,7 +10,7 @@ import (
 )
 
 func checkCmd(e *env) *cobra.Command {
-	return e.storeFlags(&cobra.Command{
+	return e.routedStoreFlags(&cobra.Command{
 		Use:   "check",
 		Short: "verify the bbolt file, its records and that the BM25 index and vector slab agree (exit 1 if not)",
 		Long: `Check verifies the system of record first, without writing to it: the
@@ -26,7 +26,17 @@ place and checks again. What it repaired goes to stderr; every remaining
 problem is printed, and the exit status is 1 when there is any.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := medkb.Check(e.db, e.options(false))
+			c, err := e.server()
+			if err != nil {
+				return err
+			}
+			var r *medkb.CheckReport
+			if c != nil {
+				defer c.Close()
+				r, err = c.Verify(cmd.Context())
+			} else {
+				r, err = medkb.Check(e.db, e.options(false))
+			}
 			if err != nil {
 				return err
 			}

@@ -68,7 +68,7 @@ files it ingested stay.`,
 					inputs[i].name = "stdin"
 				}
 			}
-			db, err := e.open(false)
+			db, err := e.connect(false)
 			if err != nil {
 				return err
 			}
@@ -78,7 +78,7 @@ files it ingested stay.`,
 				return err
 			}
 			r := &ingestRun{env: e, cmd: cmd, db: db, skipBad: skipBad, noSpaceCheck: noSpaceCheck,
-				dim: st.Dim, chunkTokens: medkb.DefaultChunkTokens}
+				dim: st.Dim, chunkTokens: medkb.DefaultChunkTokens, checkDoc: docChecker(db, st)}
 			if r.dim == 0 {
 				r.dim = medkb.DefaultDim // what a new store's first write picks
 			}
@@ -106,7 +106,7 @@ files it ingested stay.`,
 	}
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	c.Flags().BoolVar(&noSpaceCheck, "no-space-check", false, "write a file of many batches even when the disk seems too full for it")
-	return e.storeFlags(c)
+	return e.routedStoreFlags(c)
 }
 
 // doneSoFar says, after an ingest stopped, what stays and what was not read.
@@ -143,8 +143,10 @@ var (
 type ingestRun struct {
 	*env
 	cmd     *cobra.Command
-	db      *medkb.DB
+	db      kb
 	skipBad bool
+	// checkDoc is the first pass's check of a document (docChecker).
+	checkDoc func(*medkb.Doc) error
 	// noSpaceCheck turns checkSpace off; dim and chunkTokens feed its
 	// estimate.
 	noSpaceCheck     bool
@@ -158,12 +160,15 @@ type ingestRun struct {
 // openGraph builds the knowledge graph once after graph files were
 // written and saves its compact form, so that the next query that
 // expands opens it in one read instead of building it. A failure costs
-// only that: the triples are committed, and the query builds it.
+// only that: the triples are committed, and the query builds it. A
+// server holding the store builds its graph at its first query that
+// expands, and keeps it.
 func (r *ingestRun) openGraph() {
-	if !r.wroteGraph {
+	db, ok := r.db.(*medkb.DB)
+	if !r.wroteGraph || !ok {
 		return
 	}
-	note, err := r.db.OpenGraph(r.cmd.Context())
+	note, err := db.OpenGraph(r.cmd.Context())
 	if err != nil {
 		fmt.Fprintf(r.stderr, "medkb: the triples are committed, but preparing the graph for queries failed (the first query that expands will build it): %v\n", err)
 		return
@@ -191,7 +196,7 @@ func (r *ingestRun) docs(in input) error {
 	start := time.Now()
 	need := uint64(0)
 	check := func(n int, d base.Doc) error {
-		if err := r.db.CheckDoc((*medkb.Doc)(&d)); err != nil {
+		if err := r.checkDoc((*medkb.Doc)(&d)); err != nil {
 			return &docio.LineError{Reason: err.Error()}
 		}
 		need += r.storeBytes(len(d.Text))
@@ -225,7 +230,7 @@ func (r *ingestRun) docs(in input) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		out, err := r.db.IngestProgress(r.cmd.Context(), batch, func(done, _ int) {
+		out, err := r.ingestBatch(r.cmd.Context(), batch, func(done, _ int) {
 			if bar != nil {
 				bar.Set(total.Docs + done)
 			}

@@ -47,7 +47,17 @@ too). The summary counts the documents whose tier changed.`,
 					bar.Set(done)
 				}
 			}
-			res, err := medkb.Rebuild(cmd.Context(), e.db, &opts)
+			c, err := e.server()
+			if err != nil {
+				return err
+			}
+			var res *medkb.RebuildResult
+			if c != nil {
+				defer c.Close()
+				res, err = c.Rebuild(cmd.Context(), &opts) // the server's own embedder; no progress
+			} else {
+				res, err = medkb.Rebuild(cmd.Context(), e.db, &opts)
+			}
 			if bar != nil {
 				bar.Finish()
 			}
@@ -71,5 +81,5 @@ too). The summary counts the documents whose tier changed.`,
 	c.Flags().BoolVar(&opts.Reclassify, "reclassify", false, "also re-classify documents whose tier was given explicitly")
 	c.Flags().IntVar(&opts.ChunkTokens, "chunk-tokens", medkb.DefaultChunkTokens, "maximum chunk length in tokens")
 	c.Flags().DurationVar(&opts.Grace, "grace", medkb.DefaultRebuildGrace, "wait this long after the switch before removing the old generation")
-	return e.storeFlags(c)
+	return e.routedStoreFlags(c)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/dsl"
 )
 
@@ -35,7 +34,7 @@ Example:
 `
 
 func replCmd(e *env) *cobra.Command {
-	return e.storeFlags(&cobra.Command{
+	return e.routedStoreFlags(&cobra.Command{
 		Use:   "repl",
 		Short: "interactive queries (read-only), with history and multi-line statements",
 		Long: `Repl opens the store read-only and runs RETRIEVE statements as they are
@@ -48,7 +47,7 @@ script sees it:
   printf 'RETRIEVE "troponin" LIMIT 3;\n' | medkb repl --db kb`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.open(true)
+			db, err := e.connect(true)
 			if err != nil {
 				return err
 			}
@@ -65,7 +64,7 @@ script sees it:
 
 type repl struct {
 	env     *env
-	db      *medkb.DB
+	db      kb
 	json    bool
 	explain bool
 	pending strings.Builder
@@ -202,7 +201,7 @@ func (r *repl) run(ctx context.Context, stmt string) {
 	if r.explain && !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(stmt)), "EXPLAIN") {
 		prefix = analyzePrefix
 	}
-	res, err := r.db.Query(ctx, prefix+stmt)
+	res, err := r.db.QueryParams(ctx, prefix+stmt, nil)
 	if err != nil {
 		unprefix(err, prefix)
 		r.failed = true

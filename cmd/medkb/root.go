@@ -22,6 +22,7 @@ type env struct {
 	stdout, stderr io.Writer
 	db             string
 	lockTimeout    time.Duration
+	noServer       bool // --no-server: open the store even when a server holds it
 }
 
 // errSilent marks an error already reported to the user (exit status 1).

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/medkb/medkb"
+)
+
+// kb is what the commands do with a store, whoever holds it: a
+// *medkb.DB this process opened, or a *medkb.Client of the server
+// (`medkb serve`, or an application calling DB.Serve) that holds it. Both
+// have these methods with the same signatures.
+type kb interface {
+	QueryParams(ctx context.Context, src string, p medkb.Params) (*medkb.Result, error)
+	Ingest(ctx context.Context, docs []medkb.Doc) (*medkb.IngestResult, error)
+	IngestGraph(ctx context.Context, ents []medkb.Entity, triples []medkb.Triple) (medkb.GraphChange, error)
+	Delete(ctx context.Context, ids []string) (*medkb.DeleteResult, error)
+	Stats() (*medkb.Stats, error)
+	Show(ids []string) ([]medkb.DocView, error)
+	Export(fn func(*medkb.Doc) error) error
+	Close() error
+}
+
+var (
+	_ kb = (*medkb.DB)(nil)
+	_ kb = (*medkb.Client)(nil)
+)
+
+// routedStoreFlags gives c the store flags and --no-server: the flags of
+// a command that goes through the server holding the store when there
+// is one.
+func (e *env) routedStoreFlags(c *cobra.Command) *cobra.Command {
+	c.Flags().BoolVar(&e.noServer, "no-server", false, "open the store directly even when a server holds it")
+	return e.storeFlags(c)
+}
+
+// server connects to the server holding the store named by --db; nil
+// when there is none (or --no-server), so that the caller opens the
+// store itself.
+func (e *env) server() (*medkb.Client, error) {
+	if e.noServer {
+		return nil, nil
+	}
+	c, err := medkb.Connect(e.db)
+	if errors.Is(err, medkb.ErrNoServer) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the server of %s: %w (--no-server opens the store directly)", e.db, err)
+	}
+	return c, nil
+}
+
+// connect reaches the store named by --db through its server when one
+// holds it, else opens it as open does.
+func (e *env) connect(readOnly bool) (kb, error) {
+	c, err := e.server()
+	switch {
+	case err != nil:
+		return nil, err
+	case c != nil:
+		return c, nil
+	}
+	db, err := e.open(readOnly)
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
