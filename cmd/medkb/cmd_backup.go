@@ -35,7 +35,7 @@ delete it and run backup again.`,
 				e.db, args[0], s.Docs, s.Chunks, s.Vectors, s.Entities, s.Triples, time.Since(start).Round(time.Millisecond))
 			return nil
 		},
-	})
+	}, backupServerHelp)
 }
 
 // backup copies the store to dest through the server holding it, which
@@ -56,3 +56,6 @@ func backup(ctx context.Context, e *env, dest string) (*medkb.Stats, error) {
 	}
 	return c.Backup(ctx, abs)
 }
+
+// backupServerHelp is what differs when a server holds the store.
+const backupServerHelp = `Through a server, the server writes the copy, to DEST made absolute here.`

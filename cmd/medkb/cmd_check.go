@@ -57,5 +57,9 @@ problem is printed, and the exit status is 1 when there is any.`,
 			fmt.Fprintf(e.stdout, "ok: %d documents, %d chunks, %d vectors agree (generation %s)\n", s.Docs, s.Chunks, s.Vectors, s.Generation)
 			return nil
 		},
-	})
+	}, checkServerHelp)
 }
+
+// checkServerHelp is what differs when a server holds the store.
+const checkServerHelp = `Through a server, the server checks the generation it has open the same
+way (DB.Verify), repairing the BM25 index in place when only it is wrong.`

@@ -50,7 +50,7 @@ Example:
 			}
 			return nil
 		},
-	})
+	}, "")
 }
 
 // splitKnown sorts ids into those the store holds and those it does not,

@@ -30,5 +30,5 @@ Examples:
 			enc.SetEscapeHTML(false)
 			return db.Export(func(d *medkb.Doc) error { return enc.Encode(d) })
 		},
-	})
+	}, "")
 }

@@ -106,7 +106,7 @@ files it ingested stay.`,
 	}
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	c.Flags().BoolVar(&noSpaceCheck, "no-space-check", false, "write a file of many batches even when the disk seems too full for it")
-	return e.routedStoreFlags(c)
+	return e.routedStoreFlags(c, ingestServerHelp)
 }
 
 // doneSoFar says, after an ingest stopped, what stays and what was not read.

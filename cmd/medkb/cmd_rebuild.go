@@ -81,5 +81,10 @@ too). The summary counts the documents whose tier changed.`,
 	c.Flags().BoolVar(&opts.Reclassify, "reclassify", false, "also re-classify documents whose tier was given explicitly")
 	c.Flags().IntVar(&opts.ChunkTokens, "chunk-tokens", medkb.DefaultChunkTokens, "maximum chunk length in tokens")
 	c.Flags().DurationVar(&opts.Grace, "grace", medkb.DefaultRebuildGrace, "wait this long after the switch before removing the old generation")
-	return e.routedStoreFlags(c)
+	return e.routedStoreFlags(c, rebuildServerHelp)
 }
+
+// rebuildServerHelp is what differs when a server holds the store.
+const rebuildServerHelp = `Through a server, the server rebuilds with the writer lock it holds and
+its own embedder, answering queries from the old generation meanwhile;
+no progress bar is shown.`

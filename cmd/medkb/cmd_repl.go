@@ -59,7 +59,7 @@ script sees it:
 			}
 			return r.piped(ctx, e.stdin)
 		},
-	})
+	}, "")
 }
 
 type repl struct {

@@ -57,7 +57,7 @@ Examples:
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return e.routedStoreFlags(c)
+	return e.routedStoreFlags(c, "")
 }
 
 // tierLine says a chunk's tier and how it was decided: by the document

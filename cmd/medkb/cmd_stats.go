@@ -40,5 +40,5 @@ Examples:
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return e.routedStoreFlags(c)
+	return e.routedStoreFlags(c, "")
 }

@@ -58,3 +58,7 @@ func (r *ingestRun) hetionetIDs(in input) (map[string]string, error) {
 	}
 	return db.HetionetIDs()
 }
+
+// ingestServerHelp is what differs when a server holds the store.
+const ingestServerHelp = `Through a server, a Hetionet edge file is rejected: its ids resolve against
+the stored entities, which a server does not serve.`

@@ -30,10 +30,23 @@ var (
 	_ kb = (*medkb.Client)(nil)
 )
 
-// routedStoreFlags gives c the store flags and --no-server: the flags of
-// a command that goes through the server holding the store when there
-// is one.
-func (e *env) routedStoreFlags(c *cobra.Command) *cobra.Command {
+// serverHelp ends the help of every command that goes through a server.
+const serverHelp = `
+
+When a server holds the store (medkb serve, or an application serving it
+with DB.Serve), the command goes through it instead of opening the store's
+files, with the same output and exit status, so that neither locks the
+other out. --no-server opens the files anyway.`
+
+// routedStoreFlags gives c the store flags and --no-server, and ends its
+// help with serverHelp and through, what else differs through a server
+// ("" when nothing): c goes through the server holding the store when
+// there is one.
+func (e *env) routedStoreFlags(c *cobra.Command, through string) *cobra.Command {
+	c.Long += serverHelp
+	if through != "" {
+		c.Long += "\n\n" + through
+	}
 	c.Flags().BoolVar(&e.noServer, "no-server", false, "open the store directly even when a server holds it")
 	return e.storeFlags(c)
 }
