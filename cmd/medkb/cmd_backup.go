@@ -42,19 +42,13 @@ delete it and run backup again.`,
 // resolves dest in its own working directory, so it is sent absolute;
 // else from a read-only open of its own.
 func backup(ctx context.Context, e *env, dest string) (*medkb.Stats, error) {
-	c, err := e.server()
-	switch {
-	case err != nil:
-		return nil, err
-	case c == nil:
-		return medkb.Backup(ctx, e.db, dest, e.options(false))
-	}
-	defer c.Close()
-	abs, err := filepath.Abs(dest)
-	if err != nil {
-		return nil, err
-	}
-	return c.Backup(ctx, abs)
+	return withServer(e, func(c *medkb.Client) (*medkb.Stats, error) {
+		abs, err := filepath.Abs(dest)
+		if err != nil {
+			return nil, err
+		}
+		return c.Backup(ctx, abs)
+	}, func() (*medkb.Stats, error) { return medkb.Backup(ctx, e.db, dest, e.options(false)) })
 }
 
 // backupServerHelp is what differs when a server holds the store.

@@ -26,17 +26,9 @@ place and checks again. What it repaired goes to stderr; every remaining
 problem is printed, and the exit status is 1 when there is any.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := e.server()
-			if err != nil {
-				return err
-			}
-			var r *medkb.CheckReport
-			if c != nil {
-				defer c.Close()
-				r, err = c.Verify(cmd.Context())
-			} else {
-				r, err = medkb.Check(e.db, e.options(false))
-			}
+			r, err := withServer(e,
+				func(c *medkb.Client) (*medkb.CheckReport, error) { return c.Verify(cmd.Context()) },
+				func() (*medkb.CheckReport, error) { return medkb.Check(e.db, e.options(false)) })
 			if err != nil {
 				return err
 			}

@@ -47,17 +47,9 @@ too). The summary counts the documents whose tier changed.`,
 					bar.Set(done)
 				}
 			}
-			c, err := e.server()
-			if err != nil {
-				return err
-			}
-			var res *medkb.RebuildResult
-			if c != nil {
-				defer c.Close()
-				res, err = c.Rebuild(cmd.Context(), &opts) // the server's own embedder; no progress
-			} else {
-				res, err = medkb.Rebuild(cmd.Context(), e.db, &opts)
-			}
+			res, err := withServer(e,
+				func(c *medkb.Client) (*medkb.RebuildResult, error) { return c.Rebuild(cmd.Context(), &opts) }, // its embedder; no progress
+				func() (*medkb.RebuildResult, error) { return medkb.Rebuild(cmd.Context(), e.db, &opts) })
 			if bar != nil {
 				bar.Finish()
 			}

@@ -68,6 +68,22 @@ func (e *env) server() (*medkb.Client, error) {
 	return c, nil
 }
 
+// withServer returns remote's answer through the server holding the
+// store named by --db when there is one, else direct's: for check,
+// rebuild and backup, whose direct forms open the store their own way.
+func withServer[T any](e *env, remote func(*medkb.Client) (T, error), direct func() (T, error)) (T, error) {
+	c, err := e.server()
+	switch {
+	case err != nil:
+		var zero T
+		return zero, err
+	case c == nil:
+		return direct()
+	}
+	defer c.Close()
+	return remote(c)
+}
+
 // connect reaches the store named by --db through its server when one
 // holds it, else opens it as open does.
 func (e *env) connect(readOnly bool) (kb, error) {
