@@ -35,3 +35,14 @@ func (c *Client) Rebuild(ctx context.Context, opts *RebuildOptions) (*RebuildRes
 	return nil, ErrNoServer
 }
 func (c *Client) Backup(ctx context.Context, dest string) (*Stats, error) { return nil, ErrNoServer }
+
+type RemoteError struct {
+	Status       int
+	Code         string
+	Message      string
+	Line, Column int
+	Index        int
+	ID           string
+}
+
+func (e *RemoteError) Error() string { return e.Message }

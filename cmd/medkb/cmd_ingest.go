@@ -332,11 +332,17 @@ func publicDocs(docs []base.Doc) []medkb.Doc {
 }
 
 // lineOf maps "document N" of a batch in an ingest error back to its
-// input line.
+// input line; a server's error names it the same way.
 func lineOf(err error, lines []int) error {
 	var de *medkb.DocError
-	if errors.As(err, &de) && de.Index < len(lines) {
+	var re *medkb.RemoteError
+	switch {
+	case errors.As(err, &de) && de.Index < len(lines):
 		return fmt.Errorf("line %d: %w", lines[de.Index], de.Err)
+	case errors.As(err, &re) && re.Code == "bad_document" && re.Index < len(lines):
+		doc := *re // without DocError's "document N (ID): ", as above
+		doc.Message = strings.TrimPrefix(re.Message, (&medkb.DocError{Index: re.Index, ID: re.ID, Err: errors.New("")}).Error())
+		return fmt.Errorf("line %d: %w", lines[re.Index], &doc)
 	}
 	return err
 }

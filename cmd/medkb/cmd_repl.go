@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/dsl"
 )
 
@@ -203,7 +204,7 @@ func (r *repl) run(ctx context.Context, stmt string) {
 	}
 	res, err := r.db.QueryParams(ctx, prefix+stmt, nil)
 	if err != nil {
-		unprefix(err, prefix)
+		unprefix(err, prefix, stmt)
 		r.failed = true
 		fmt.Fprintln(r.env.stderr, "error:", err)
 		return
@@ -215,16 +216,36 @@ func (r *repl) run(ctx context.Context, stmt string) {
 	render(r.env.stdout, res)
 }
 
-// unprefix moves a statement error's position back onto the text the
-// user typed, from the text with prefix put in front of it.
-func unprefix(err error, prefix string) {
-	var de *dsl.Error
-	if prefix == "" || !errors.As(err, &de) || de.Pos.Line != 1 || de.Pos.Offset < len(prefix) {
+// unprefix moves a statement error's position back onto stmt, the text
+// the user typed, from the text with prefix put in front of it. A
+// server's error holds only the rendered text: in it, the rendering of
+// the error on the text sent is replaced by that on the text typed.
+func unprefix(err error, prefix, stmt string) {
+	if prefix == "" {
 		return
 	}
-	de.Pos.Column -= utf8.RuneCountInString(prefix)
-	de.Pos.Offset -= len(prefix)
-	de.SourceLine = strings.TrimPrefix(de.SourceLine, prefix)
+	shift := utf8.RuneCountInString(prefix)
+	var de *dsl.Error
+	var re *medkb.RemoteError
+	switch {
+	case errors.As(err, &de):
+		if de.Pos.Line == 1 && de.Pos.Offset >= len(prefix) {
+			de.Pos.Column -= shift
+			de.Pos.Offset -= len(prefix)
+			de.SourceLine = strings.TrimPrefix(de.SourceLine, prefix)
+		}
+	case errors.As(err, &re) && re.Code == "parse_error" && re.Line == 1 && re.Column > shift:
+		_, rest, ok := strings.Cut(re.Message, fmt.Sprintf("%d:%d: ", re.Line, re.Column))
+		if !ok {
+			return
+		}
+		msg, _, _ := strings.Cut(rest, "\n")
+		line, _, _ := strings.Cut(stmt, "\n")
+		sent := &dsl.Error{Pos: dsl.Pos{Line: 1, Column: re.Column}, Msg: msg, SourceLine: prefix + line}
+		typed := &dsl.Error{Pos: dsl.Pos{Line: 1, Column: re.Column - shift}, Msg: msg, SourceLine: line}
+		re.Message = strings.Replace(re.Message, sent.Error(), typed.Error(), 1)
+		re.Column = typed.Pos.Column
+	}
 }
 
 func onOff(b bool) string {
