@@ -182,3 +182,37 @@ func TestStaleSocketOpensDirectly(t *testing.T) {
 		t.Errorf("stats beside a stale socket took %s", d)
 	}
 }
+
+// An ingest through the server rejects and skips bad lines as a direct
+// one does; graph files too, except that the server, not the command,
+// prepares the graph for queries; a Hetionet edge file is rejected.
+func TestIngestThroughServer(t *testing.T) {
+	served, direct, db := servedAndCopy(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"dim.jsonl": `{"id":"d1","text":"troponin"}` + "\n" + `{"id":"d2","text":"pain","vector":[1,2,3]}` + "\n",
+		"kg.jsonl":  `{"head": "troponin", "head_type": "Lab", "relation": "marks", "tail": "myocardial injury", "tail_type": "Disease"}` + "\n",
+	})
+	for _, args := range [][]string{
+		{"ingest", "../../testdata/corpus/bad.jsonl"},
+		{"ingest", "--skip-bad", "../../testdata/corpus/bad.jsonl"},
+		{"ingest", filepath.Join(dir, "dim.jsonl")},
+		{"ingest", "--skip-bad", filepath.Join(dir, "dim.jsonl")},
+	} {
+		same(t, served, direct, "", args...)
+	}
+	code, out, errOut := cli(t, "", append([]string{"ingest", filepath.Join(dir, "kg.jsonl")}, served...)...)
+	_, dout, derrOut := cli(t, "", append([]string{"ingest", filepath.Join(dir, "kg.jsonl")}, direct...)...)
+	dout, _, _ = strings.Cut(dout, "knowledge graph: ")
+	if code != 0 || timings.ReplaceAllString(out, "T") != timings.ReplaceAllString(dout, "T") || errOut != derrOut {
+		t.Errorf("graph ingest through the server: %d\n%s%s\nopened directly:\n%s%s", code, out, errOut, dout, derrOut)
+	}
+	if s, err := db.Stats(); err != nil || float64(s.Triples) != stats(t, direct)["triples"] {
+		t.Errorf("the server's triples after the ingest: %v %v", s, err)
+	}
+	writeFiles(t, dir, hetionetLike)
+	code, _, errOut = cli(t, "", append([]string{"ingest", filepath.Join(dir, "hetio"), filepath.Join(dir, "subset")}, served...)...)
+	if code != 1 || !strings.Contains(errOut, "Compound_Binds_Gene.tsv rejected, nothing ingested") || !strings.Contains(errOut, "stop the server") {
+		t.Errorf("Hetionet edges through the server: %d %s", code, errOut)
+	}
+}
