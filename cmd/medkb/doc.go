@@ -6,6 +6,7 @@
 //	medkb demo                            the embedded sample and showcase queries
 //	medkb stats | show ID... | export | check
 //	medkb rebuild | backup DEST           operations
+//	medkb serve [--listen ADDR]           one owner of the store, many clients (HTTP/JSON)
 //	medkb bench vector|ingest|retrieval|query|pack|graph|evidence, medkb tune
 //
 // main is a few lines; run builds the cobra command tree so that tests

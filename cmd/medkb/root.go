@@ -43,7 +43,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	for _, add := range []func(*env) *cobra.Command{
-		ingestCmd, deleteCmd, queryCmd, replCmd, demoCmd, statsCmd, exportCmd, showCmd, checkCmd, rebuildCmd, backupCmd, benchCmd, tuneCmd,
+		ingestCmd, deleteCmd, queryCmd, replCmd, demoCmd, statsCmd, exportCmd, showCmd, checkCmd, rebuildCmd, backupCmd, serveCmd, benchCmd, tuneCmd,
 	} {
 		root.AddCommand(add(e))
 	}
