@@ -1,6 +1,7 @@
 package medkb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -44,19 +45,48 @@ func Check(dir string, opts *Options) (*CheckReport, error) {
 		return nil, err
 	}
 	defer db.Close()
-	r := &CheckReport{Repaired: db.Repairs()}
-	if r.Problems, err = db.derivedProblems(); err != nil {
+	r, err := db.checkAndRepair(context.Background(), false)
+	if r != nil {
+		r.Repaired = append(db.Repairs(), r.Repaired...)
+	}
+	return r, err
+}
+
+// Verify is the package-level Check through db, on the generation db has
+// open: its pages and records (Store.Check, as store.Verify runs it),
+// then its derived indexes compared with it. A read-write db then
+// repairs, as Check does, a problem of the BM25 index only; a read-only
+// db reports it. A read-write db's writes wait for the check of the
+// store and of its indexes, which would otherwise see a write half done.
+func (db *DB) Verify(ctx context.Context) (*CheckReport, error) {
+	return db.checkAndRepair(ctx, true)
+}
+
+// checkAndRepair checks the open generation (its store too when
+// withStore) and its derived indexes, and has a read-write db rebuild a
+// BM25 index that alone is wrong.
+func (db *DB) checkAndRepair(ctx context.Context, withStore bool) (*CheckReport, error) {
+	r := &CheckReport{}
+	var err error
+	if r.Problems, err = db.checkOpen(ctx, withStore); err != nil || len(r.Problems) == 0 {
+		return db.withStats(r, err)
+	}
+	if db.opts.ReadOnly || !indexOnly(r.Problems) {
+		return r, nil
+	}
+	note, err := db.RepairIndex()
+	if err != nil {
 		return nil, err
 	}
-	if len(r.Problems) > 0 && indexOnly(r.Problems) {
-		note, err := db.RepairIndex()
-		if err != nil {
-			return nil, err
-		}
-		r.Fixed, r.Repaired = r.Problems, append(r.Repaired, note)
-		if r.Problems, err = db.derivedProblems(); err != nil {
-			return nil, err
-		}
+	r.Fixed, r.Repaired = r.Problems, []string{note}
+	r.Problems, err = db.checkOpen(ctx, false)
+	return db.withStats(r, err)
+}
+
+// withStats adds the store's counters to a report without problems.
+func (db *DB) withStats(r *CheckReport, err error) (*CheckReport, error) {
+	if err != nil {
+		return nil, err
 	}
 	if len(r.Problems) == 0 {
 		r.Stats, err = db.Stats()
@@ -64,13 +94,25 @@ func Check(dir string, opts *Options) (*CheckReport, error) {
 	return r, err
 }
 
-// derivedProblems compares the open generation's derived indexes with it.
-func (db *DB) derivedProblems() ([]error, error) {
+// checkOpen returns the problems of the open generation's store (when
+// withStore; its derived indexes are compared only when it has none) and
+// of its derived indexes, holding off db's writes meanwhile.
+func (db *DB) checkOpen(ctx context.Context, withStore bool) ([]error, error) {
+	db.writeMu.Lock()
+	defer db.writeMu.Unlock()
 	g, release, err := db.snapshot()
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if withStore {
+		if problems := g.st.Check(); len(problems) > 0 {
+			return problems, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return db.checkDerived(g)
 }
 

@@ -78,6 +78,12 @@ func (db *DB) openGeneration(name string) (*generation, error) {
 	if err != nil {
 		return nil, err
 	}
+	return db.attachStore(st)
+}
+
+// attachStore makes a generation of the open st with every index, or
+// closes st.
+func (db *DB) attachStore(st *store.Store) (*generation, error) {
 	g := &generation{st: st}
 	if err := db.attach(g); err != nil {
 		g.close()

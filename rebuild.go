@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/medkb/medkb/index/embed"
@@ -88,15 +89,9 @@ var ErrInconsistent = errors.New("medkb: consistency check failed")
 // that a CURRENT naming an empty or damaged generation fails the rebuild
 // before anything is built or removed.
 func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildResult, error) {
-	if err := opts.Validate(); err != nil {
+	o, err := opts.withDefaults()
+	if err != nil {
 		return nil, err
-	}
-	var o RebuildOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.Grace <= 0 {
-		o.Grace = DefaultRebuildGrace
 	}
 	lock, err := store.LockWriter(dir, o.LockTimeout)
 	if err != nil {
@@ -107,17 +102,7 @@ func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildRes
 	if err != nil {
 		return nil, err
 	}
-	if problems := old.Check(); len(problems) > 0 {
-		old.Close()
-		return nil, fmt.Errorf("medkb: not rebuilding from generation %s, which fails its check with %d problem(s) (see medkb check); "+
-			"restore a backup, or export what is readable into a new store: %w", old.Generation(), len(problems), problems[0])
-	}
-	removed, _, err := lock.Prune()
-	if err != nil {
-		old.Close()
-		return nil, err
-	}
-	res, err := buildGeneration(ctx, old, &o)
+	res, err := build(ctx, lock, old, &o)
 	if cerr := old.Close(); err == nil {
 		err = cerr // our own shared lock would keep the old generation alive
 	}
@@ -127,15 +112,127 @@ func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildRes
 	if err := lock.Publish(res.To); err != nil {
 		return nil, err
 	}
+	return res, prune(ctx, lock, res, &o)
+}
+
+// Rebuild is the package-level Rebuild through db. A read-only db calls
+// it (db moves to the new generation at its next query). A read-write db
+// rebuilds with the writer lock it holds, which the package-level Rebuild
+// would wait for in vain: queries go on against the old generation, writes
+// wait for the rebuild (writeMu); then db opens the new generation, before
+// CURRENT names it so that no reader can hold it off, publishes it and
+// moves to it once the queries in flight are done. opts.Embedder, when
+// set, must be db's: a DB keeps its embedder for life (close it and use
+// the package-level Rebuild to change it); nil means db's.
+func (db *DB) Rebuild(ctx context.Context, opts *RebuildOptions) (*RebuildResult, error) {
+	if db.opts.ReadOnly {
+		return Rebuild(ctx, db.dir, opts)
+	}
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if o.Embedder == nil {
+		o.Embedder = db.emb
+	} else if o.Embedder.Name() != db.emb.Name() || o.Embedder.Dim() != db.emb.Dim() {
+		return nil, fmt.Errorf("%w: RebuildOptions.Embedder is %s (dim %d), the open store's %s (dim %d): "+
+			"a DB keeps its embedder; close it and call the package-level Rebuild",
+			store.ErrEmbedderMismatch, o.Embedder.Name(), o.Embedder.Dim(), db.emb.Name(), db.emb.Dim())
+	}
+	res, lock, err := db.rebuildAndSwitch(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	return res, prune(ctx, lock, res, &o)
+}
+
+// rebuildAndSwitch builds the new generation from db's, holding writeMu
+// for the whole build, and moves db to it; it returns the writer lock,
+// which db holds on.
+func (db *DB) rebuildAndSwitch(ctx context.Context, o *RebuildOptions) (*RebuildResult, *store.WriterLock, error) {
+	db.writeMu.Lock()
+	defer db.writeMu.Unlock()
+	db.mu.RLock()
+	old := db.cur
+	db.mu.RUnlock()
+	if old == nil {
+		return nil, nil, ErrClosed
+	}
+	lock := old.st.Writer()
+	res, err := build(ctx, lock, old.st, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := lock.OpenGeneration(res.To, db.opts.LockTimeout)
+	if err != nil {
+		os.RemoveAll(filepath.Join(db.dir, res.To)) // never published; the next rebuild prunes it otherwise
+		return nil, nil, err
+	}
+	g, err := db.attachStore(st)
+	if err == nil {
+		err = lock.Publish(res.To)
+	}
+	if err != nil {
+		if g != nil {
+			g.close()
+		}
+		return nil, nil, err
+	}
+	db.mu.Lock() // in-flight queries finish on old
+	old.st.PassWriter(g.st)
+	db.cur = g
+	db.mu.Unlock()
+	if err := old.close(); err != nil {
+		return nil, nil, fmt.Errorf("medkb: rebuilt and moved to %s, but closing %s: %w", res.To, res.From, err)
+	}
+	return res, lock, nil
+}
+
+// withDefaults validates opts and fills in the defaults Rebuild relies on.
+func (opts *RebuildOptions) withDefaults() (RebuildOptions, error) {
+	var o RebuildOptions
+	if err := opts.Validate(); err != nil {
+		return o, err
+	}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultRebuildGrace
+	}
+	return o, nil
+}
+
+// build checks the live generation old, prunes what earlier rebuilds
+// left, and builds the new generation from old under lock, unpublished.
+func build(ctx context.Context, lock *store.WriterLock, old *store.Store, o *RebuildOptions) (*RebuildResult, error) {
+	if problems := old.Check(); len(problems) > 0 {
+		return nil, fmt.Errorf("medkb: not rebuilding from generation %s, which fails its check with %d problem(s) (see medkb check); "+
+			"restore a backup, or export what is readable into a new store: %w", old.Generation(), len(problems), problems[0])
+	}
+	removed, _, err := lock.Prune()
+	if err != nil {
+		return nil, err
+	}
+	res, err := buildGeneration(ctx, old, o)
+	if err != nil {
+		return nil, err
+	}
 	res.Removed = removed
+	return res, nil
+}
+
+// prune waits out the grace period after the switch to res.To and then
+// removes the generations no process has open.
+func prune(ctx context.Context, lock *store.WriterLock, res *RebuildResult, o *RebuildOptions) error {
 	select {
 	case <-time.After(o.Grace):
 	case <-ctx.Done():
-		return res, nil // switched; the next rebuild prunes
+		return nil // switched; the next rebuild prunes
 	}
 	more, inUse, err := lock.Prune()
 	res.Removed, res.InUse = append(res.Removed, more...), inUse
-	return res, err
+	return err
 }
 
 // buildGeneration writes a new, checked generation from old and closes

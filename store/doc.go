@@ -6,6 +6,8 @@
 //	kb/
 //	  CURRENT        name of the live generation, replaced by atomic rename
 //	  LOCK           held by writers (ingest, rebuild) across processes
+//	  INTENT         a writer's announcement that it waits for readers
+//	  readers/r-*    one record per open reader: pid, program, generation
 //	  gen-000001/
 //	    medkb.db     this package's bbolt file
 //	    bm25/        the derived bleve index (package index/bm25)
@@ -87,14 +89,40 @@
 // (Meta.From) or older, or when another generation's valid bbolt file
 // does not open.
 //
+// # Locks
+//
+// A read-write Store holds bbolt's exclusive flock on its medkb.db for its
+// whole life, and a read-only one a shared flock: they exclude each
+// other, and an open waits for the other kind up to Options.LockTimeout.
+// A read-write Store also holds the store-wide writer lock (LOCK, see
+// LockWriter), taken before CURRENT is read, so that a rebuild never
+// replaces the generation a writer is writing.
+//
+// Readers' shared flocks overlap: with readers opening all the time, the
+// file is never free for a writer. INTENT prevents it (openBolt). A
+// writer takes it exclusively before it waits for bbolt's exclusive flock
+// and lets it go once bbolt is open; a reader takes it shared only for
+// one try of bbolt's shared flock and tries again, until its deadline, as
+// long as it fails. So a writer that announced itself waits only for the
+// readers that had the file open already, and new readers wait (not
+// fail) for it: a short write makes queries slower. The order is always
+// LOCK, then INTENT, then bbolt; a reader never holds INTENT while it
+// waits, so no cycle can form (a writer that waits for bbolt holds INTENT
+// and LOCK; a reader waiting at INTENT holds neither).
+//
+// A writer that waits in vain names whom it waited for: each reader
+// records itself (markReader) in a file under readers/ that it holds an
+// flock on while it has the generation open; a writer reports the records
+// of its generation whose flock is held and removes the others, left by
+// readers that were killed. A reader that waits in vain names the writer
+// recorded in LOCK. The records are best effort: a reader that cannot
+// write in the store directory goes unnamed.
+//
 // # Caveats
 //
-// A read-write Store holds bbolt's exclusive file lock for its whole life;
-// read-only opens from other processes wait (up to Options.LockTimeout)
-// until it closes. It also holds the store-wide writer lock (LOCK, see
-// LockWriter), taken before CURRENT is read, so that a rebuild never
-// replaces the generation a writer is writing. The writer of one Store
-// must be single: Write serialises through bbolt's own writer lock.
+// A read-only Store that stays open (an idle REPL) keeps its shared flock,
+// so writers wait for it in vain; the error names it. The writer of one
+// Store must be single: Write serialises through bbolt's own writer lock.
 //
 // The vector slots carry no checksum: Check finds a damaged vector only
 // when its length is no longer 1 (a flipped low mantissa bit passes), and

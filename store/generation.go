@@ -131,7 +131,7 @@ func SetCurrent(dir, gen string) error {
 }
 
 // isEmptyDir reports whether dir is missing or has no entries but the
-// writer lock file.
+// lock files and the readers' records.
 func isEmptyDir(dir string) (bool, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -141,7 +141,7 @@ func isEmptyDir(dir string) (bool, error) {
 		return false, err
 	}
 	for _, e := range ents {
-		if e.Name() != lockFile {
+		if n := e.Name(); n != lockFile && n != intentFile && n != readersDir {
 			return false, nil
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -33,6 +31,10 @@ const lockRetry = 50 * time.Millisecond
 type WriterLock struct {
 	dir string
 	f   *os.File
+	// holder is the read-write Store that owns the lock, if any: Prune
+	// reads the live generation through it when it is that one, since
+	// opening it again would wait for holder's own bbolt lock.
+	holder *Store
 }
 
 // LockWriter takes the writer lock of the store in dir, waiting up to
@@ -54,28 +56,21 @@ func LockWriter(dir string, timeout time.Duration) (*WriterLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("medkb: writer lock: %w", err)
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		got, err := tryLock(f)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("medkb: writer lock %s: %w", f.Name(), err)
-		}
-		if got {
-			break
-		}
-		if time.Now().After(deadline) {
-			holder := lockHolder(f)
-			f.Close()
-			return nil, fmt.Errorf("%w (a writer%s holds %s; waited %s; try again later or raise --lock-timeout)",
-				ErrLocked, holder, dir, timeout)
-		}
-		time.Sleep(lockRetry)
+	got, err := waitLock(f, tryLock, time.Now().Add(timeout))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("medkb: writer lock %s: %w", f.Name(), err)
+	}
+	if !got {
+		holder := lockHolder(f)
+		f.Close()
+		return nil, fmt.Errorf("%w (a writer%s holds %s; waited %s; try again later or raise --lock-timeout)",
+			ErrLocked, holder, dir, timeout)
 	}
 	// Record who holds it, for the error message of those who wait (best
 	// effort: the message only loses the holder).
 	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\t"+programName()+"\n"), 0)
+		f.WriteAt([]byte(holderRecord()), 0)
 	}
 	return &WriterLock{dir: dir, f: f}, nil
 }
@@ -83,17 +78,11 @@ func LockWriter(dir string, timeout time.Duration) (*WriterLock, error) {
 // lockHolder names the process recorded in the lock file, as
 // ", pid N (PROGRAM),".
 func lockHolder(f *os.File) string {
-	b := make([]byte, 256)
-	n, _ := f.ReadAt(b, 0)
-	line, _, _ := strings.Cut(string(b[:n]), "\n")
-	pid, program, _ := strings.Cut(strings.TrimSpace(line), "\t")
-	if _, err := strconv.Atoi(pid); err != nil {
+	pid, program, _, ok := readHolder(f)
+	if !ok {
 		return ""
 	}
-	if program != "" {
-		return ", pid " + pid + " (" + program + "),"
-	}
-	return ", pid " + pid + ","
+	return ", " + describeHolder(pid, program) + ","
 }
 
 // programName says which program this is, for a lock's holder: the
@@ -194,7 +183,12 @@ func (l *WriterLock) Prune() (removed, inUse []string, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrWouldLoseData, err)
 	}
-	live, err := surveyGeneration(l.dir, cur)
+	var live generationSurvey
+	if h := l.holder; h != nil && h.gen == cur {
+		live, err = survey(h)
+	} else {
+		live, err = surveyGeneration(l.dir, cur)
+	}
 	if err == nil && live.keys != live.meta.Docs {
 		err = corruptFile(filepath.Join(l.dir, cur, dbFile), "its counter says %d documents, its records are %d: it lost documents", live.meta.Docs, live.keys)
 	}
@@ -263,7 +257,13 @@ func surveyGeneration(dir, gen string) (generationSurvey, error) {
 		return g, err
 	}
 	defer s.Close()
-	g.bolt = true
+	return survey(s)
+}
+
+// survey reads what Prune needs of the open generation s.
+func survey(s *Store) (generationSurvey, error) {
+	g := generationSurvey{bolt: true}
+	var err error
 	if g.meta, err = s.Meta(); err != nil {
 		return g, err
 	}

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Store is one open generation of a medkb store.
@@ -20,6 +20,7 @@ type Store struct {
 	readOnly bool
 	writer   *WriterLock // held by a read-write Store until Close
 	broken   bool        // a write transaction panicked; see Close
+	reader   *readerMark // a read-only Store's record (nil if it could not be made)
 }
 
 // Meta is the store-wide metadata.
@@ -65,7 +66,7 @@ func Open(dir string, opts *Options) (*Store, error) {
 		lock.Release()
 		return nil, err
 	}
-	s.writer = lock
+	s.writer, lock.holder = lock, s
 	return s, nil
 }
 
@@ -132,6 +133,37 @@ func CreateGeneration(dir string) (*Store, error) {
 	return openGen(dir, gen, nil, true)
 }
 
+// OpenGeneration opens generation gen of l's store read-write for the
+// holder of l, which gets no second lock. A rebuild through an open
+// read-write Store opens the generation it built before it publishes it,
+// so that no reader, which could hold the writer off, gets there first.
+// The new Store does not own l until the old one passes it on
+// (PassWriter): closing it leaves the lock held.
+func (l *WriterLock) OpenGeneration(gen string, timeout time.Duration) (*Store, error) {
+	if l.f == nil {
+		panic("medkb: store.WriterLock.OpenGeneration after Release")
+	}
+	return openGen(l.dir, gen, &Options{LockTimeout: timeout}, false)
+}
+
+// Writer returns the writer lock a read-write Store holds, nil for a
+// read-only one: its owner publishes and prunes generations with it
+// rather than with a second lock, which its own would refuse.
+func (s *Store) Writer() *WriterLock { return s.writer }
+
+// PassWriter moves the writer lock s holds to to, a read-write Store of
+// another generation opened under it (WriterLock.OpenGeneration):
+// closing s then closes only its file, and closing to releases the lock.
+// The lock is never let go in between, so no other writer can come
+// between a rebuild and the switch of its DB to the new generation.
+func (s *Store) PassWriter(to *Store) {
+	if s.writer == nil || to.writer != nil || to.readOnly || to.dir != s.dir {
+		panic("medkb: store.PassWriter: from a Store without the writer lock, or to one that cannot take it")
+	}
+	to.writer, s.writer = s.writer, nil
+	to.writer.holder = to
+}
+
 // writable refuses a read-write open of a file whose damage a write
 // would make worse (read-only opens may read what is left): an invalid
 // meta page, at whose older transaction bbolt would open the file, so
@@ -185,26 +217,32 @@ func openGen(dir, gen string, opts *Options, create bool) (*Store, error) {
 			return nil, err
 		}
 	}
-	var db *bolt.DB
-	err := guard(path, nil, func() (err error) {
-		db, err = bolt.Open(path, 0o644, &bolt.Options{
-			Timeout:         opts.lockTimeout(),
-			ReadOnly:        readOnly,
-			FreelistType:    bolt.FreelistMapType,
-			InitialMmapSize: 64 << 20,
-		})
-		return err
-	})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("%w (waited %s for %s; try again later or raise --lock-timeout)", ErrLocked, opts.lockTimeout(), dir)
+	bopts := &bolt.Options{
+		Timeout:         opts.lockTimeout(),
+		ReadOnly:        readOnly,
+		FreelistType:    bolt.FreelistMapType,
+		InitialMmapSize: 64 << 20,
 	}
-	if err != nil && !errors.Is(err, ErrCorrupt) {
+	var db *bolt.DB
+	var err error
+	if create { // a new file nobody else can have open
+		err = guard(path, nil, func() (err error) {
+			db, err = bolt.Open(path, 0o644, bopts)
+			return err
+		})
+	} else {
+		db, err = openBolt(dir, gen, path, bopts)
+	}
+	if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrLocked) {
 		err = fmt.Errorf("medkb: open %s: %w", path, err)
 	}
 	if err != nil {
 		return nil, err
 	}
 	s := &Store{dir: dir, gen: gen, db: db, readOnly: readOnly}
+	if readOnly {
+		s.reader = markReader(dir, gen)
+	}
 	if err := s.init(create); err != nil {
 		s.Close()
 		return nil, err
@@ -258,6 +296,7 @@ func (s *Store) Close() error {
 	if !s.broken {
 		err = s.db.Close()
 	}
+	s.reader.release()
 	return errors.Join(err, s.writer.Release())
 }
 

@@ -68,19 +68,11 @@ files it ingested stay.`,
 					inputs[i].name = "stdin"
 				}
 			}
-			db, err := e.connect(false)
+			r := &ingestRun{env: e, cmd: cmd, skipBad: skipBad, noSpaceCheck: noSpaceCheck, chunkTokens: medkb.DefaultChunkTokens}
+			err = r.checkFirst(inputs)
+			defer r.close()
 			if err != nil {
 				return err
-			}
-			defer db.Close()
-			st, err := db.Stats()
-			if err != nil {
-				return err
-			}
-			r := &ingestRun{env: e, cmd: cmd, db: db, skipBad: skipBad, noSpaceCheck: noSpaceCheck,
-				dim: st.Dim, chunkTokens: medkb.DefaultChunkTokens, checkDoc: docChecker(db, st)}
-			if r.dim == 0 {
-				r.dim = medkb.DefaultDim // what a new store's first write picks
 			}
 			var rejected []string
 			for i, in := range inputs {
@@ -142,11 +134,15 @@ var (
 // far left behind.
 type ingestRun struct {
 	*env
-	cmd     *cobra.Command
-	db      kb
+	cmd *cobra.Command
+	// db is read-only while the files are checked (checkFirst); the
+	// server's client when a server holds the store.
+	db kb
+	// checkOne is checkDoc's check of a document (docChecker).
+	checkOne func(*medkb.Doc) error
+	// checked holds each document file's check, by path.
+	checked map[string]docCheck
 	skipBad bool
-	// checkDoc is the first pass's check of a document (docChecker).
-	checkDoc func(*medkb.Doc) error
 	// noSpaceCheck turns checkSpace off; dim and chunkTokens feed its
 	// estimate.
 	noSpaceCheck     bool
@@ -188,33 +184,49 @@ func (r *ingestRun) ingest(in input) error {
 	return r.graph(in)
 }
 
-// docs ingests one document file: every line is read and checked first
-// (nothing is written when one is bad, unless --skip-bad), then the file
-// is read again and written in batches.
-func (r *ingestRun) docs(in input) error {
+// checkDocs reads and checks one document file whole: nothing is
+// written when a line is bad, unless --skip-bad; a file of many batches
+// is refused when the disk looks too small for it (checkSpace).
+func (r *ingestRun) checkDocs(in input) (*docio.Result, error) {
 	path := in.label()
-	start := time.Now()
 	need := uint64(0)
-	check := func(n int, d base.Doc) error {
-		if err := r.checkDoc((*medkb.Doc)(&d)); err != nil {
-			return &docio.LineError{Reason: err.Error()}
+	res, err := scanDocs(in.path, path, func(n int, d base.Doc) error {
+		if err := r.checkDoc(d); err != nil {
+			return err
 		}
 		need += r.storeBytes(len(d.Text))
 		return nil
-	}
-	res, err := scanDocs(in.path, path, check)
+	})
 	if err != nil {
-		return &rejectedError{err}
+		return nil, &rejectedError{err}
 	}
 	if bad := res.Err(); bad != nil {
 		if !r.skipBad {
-			return reject("%s rejected, nothing ingested: %w", path, bad)
+			return nil, reject("%s rejected, nothing ingested: %w", path, bad)
 		}
 		fmt.Fprintf(r.stderr, "medkb: skipping %v\n", bad)
 	}
-	if err := r.checkSpace(path, res.Good, need); err != nil {
-		return err
+	return res, r.checkSpace(path, res.Good, need)
+}
+
+// checkDoc is the check of one line: the error Ingest would reject it with.
+func (r *ingestRun) checkDoc(d base.Doc) error {
+	if err := r.checkOne((*medkb.Doc)(&d)); err != nil {
+		return &docio.LineError{Reason: err.Error()}
 	}
+	return nil
+}
+
+// docs writes one document file checked by checkDocs: it is read again
+// and written in batches, skipping the bad lines --skip-bad let through.
+func (r *ingestRun) docs(in input) error {
+	path := in.label()
+	start := time.Now()
+	c := r.checked[in.path]
+	if c.err != nil {
+		return c.err
+	}
+	res := c.res
 	var bar *progressbar.ProgressBar
 	if isTerminal(r.stderr) && res.Good >= 1000 {
 		bar = progressbar.NewOptions(res.Good, progressbar.OptionSetWriter(r.stderr),
@@ -249,8 +261,8 @@ func (r *ingestRun) docs(in input) error {
 		batch, lines, text = batch[:0], lines[:0], 0
 		return nil
 	}
-	_, err = scanDocs(in.path, path, func(n int, d base.Doc) error {
-		if check(n, d) != nil {
+	_, err := scanDocs(in.path, path, func(n int, d base.Doc) error {
+		if r.checkDoc(d) != nil {
 			return nil // a bad line --skip-bad skips, reported above
 		}
 		batch = append(batch, medkb.Doc(d))

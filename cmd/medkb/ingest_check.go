@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/medkb/medkb"
+	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/internal/docio"
+	"github.com/medkb/medkb/store"
+)
+
+// docCheck is a document file read and checked whole (checkDocs): res
+// for its write, or err, why it is rejected.
+type docCheck struct {
+	res *docio.Result
+	err error
+}
+
+// checkFirst reads and checks every document file with the store open
+// read-only, and only then opens it read-write for the writes. The writer
+// holds off every query while it has the store open (see package store,
+// "Locks"), so it should not spend that time reading files, and a file it
+// rejects should not have held anyone up. A store that does not exist yet
+// is created first: nobody reads it. Graph files are checked as they are
+// written, since Hetionet edges resolve against the entities written
+// before them. It leaves r.db open (close it with r.close) on success and
+// failure alike, unless it failed to open it. Through a server, which
+// holds the store read-write, the checks and the writes use one client.
+func (r *ingestRun) checkFirst(inputs []input) error {
+	readOnly := true
+	db, err := r.connect(true)
+	if errors.Is(err, store.ErrMissing) {
+		readOnly = false
+		db, err = r.connect(false)
+	}
+	if err != nil {
+		return err
+	}
+	r.db = db
+	st, err := db.Stats()
+	if err != nil {
+		return err
+	}
+	r.checkOne = docChecker(db, st)
+	if r.dim = st.Dim; r.dim == 0 {
+		r.dim = medkb.DefaultDim // what a new store's first write picks
+	}
+	r.checked = map[string]docCheck{}
+	writes := false
+	for _, in := range inputs {
+		c, done := r.checked[in.path]
+		if in.err == nil && in.kind == graph.KindDocuments && !done {
+			c.res, c.err = r.checkDocs(in)
+			r.checked[in.path] = c
+		}
+		writes = writes || in.err == nil && in.kind != graph.KindHetionetMeta && (in.kind != graph.KindDocuments || c.err == nil)
+	}
+	if _, served := db.(*medkb.Client); served || !readOnly || !writes {
+		return nil // a server's, a new store, or nothing to write: every file is rejected
+	}
+	db.Close()
+	r.db, err = r.connect(false)
+	return err
+}
+
+// close closes the store, if open.
+func (r *ingestRun) close() {
+	if r.db != nil {
+		r.db.Close()
+	}
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# lockbench.sh: ingests beside a stream of queries, and an ingest beside an
+# idle REPL (issue 19). Run from the repository root:
+#
+#	bash docs/lockbench.sh [SECONDS] [LOOPS] [INGESTS]
+#
+# It builds medkb, makes a store from testdata (the sample corpus and
+# graph), runs LOOPS (8) bash loops of `medkb query` for SECONDS (40) and,
+# meanwhile, INGESTS (4) ingests of a small JSON Lines file one after
+# another; it prints each ingest's wall time and the count of queries that
+# ran and failed. Then it starts `medkb repl` on the store, runs one query
+# in it and leaves it idle, and prints what an ingest says beside it.
+set -u
+secs=${1:-40} loops=${2:-8} ingests=${3:-4}
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+bin=$work/medkb kb=$work/kb
+go build -o "$bin" ./cmd/medkb || exit 1
+"$bin" ingest --db "$kb" testdata/corpus/docs.jsonl testdata/graph/entities.jsonl testdata/graph/kg.jsonl >/dev/null || exit 1
+for i in $(seq 1 50); do
+	printf '{"id":"lb-%d","text":"Note %d: chest pain radiating to the left arm, troponin %d.%d ng/mL, creatinine %d umol/L."}\n' "$i" "$i" $((i % 9)) $((i % 10)) $((60 + i))
+done >"$work/small.jsonl"
+
+query='RETRIEVE "chest pain, troponin" FUSE rrf PACK budget 256 kmin 1'
+stop=$work/stop
+for l in $(seq 1 "$loops"); do
+	(
+		ok=0 bad=0
+		while [ ! -e "$stop" ]; do
+			if "$bin" query --db "$kb" "$query" >/dev/null 2>>"$work/qerr.$l"; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+		done
+		echo "$ok $bad" >"$work/q.$l"
+	) &
+done
+start=$(date +%s.%N)
+sleep 2 # let the loops get going
+for i in $(seq 1 "$ingests"); do
+	t0=$(date +%s.%N)
+	if "$bin" ingest --db "$kb" "$work/small.jsonl" >/dev/null 2>"$work/ierr.$i"; then st=ok; else st="FAILED: $(head -c 300 "$work/ierr.$i")"; fi
+	printf 'ingest %d: %.2f s %s\n' "$i" "$(echo "$(date +%s.%N) - $t0" | bc)" "$st"
+done
+rest=$(echo "$secs - ($(date +%s.%N) - $start)" | bc)
+[ "${rest%%.*}" -gt 0 ] 2>/dev/null && sleep "$rest"
+touch "$stop"
+wait
+ok=0 bad=0
+for l in $(seq 1 "$loops"); do read -r o b <"$work/q.$l"; ok=$((ok + o)) bad=$((bad + b)); done
+echo "queries: $((ok + bad)) in ${secs} s over $loops loops, $bad failed"
+[ "$bad" -gt 0 ] && sort "$work"/qerr.* | uniq -c | head -5
+
+# An idle REPL that has queried holds the store read-only.
+mkfifo "$work/in"
+"$bin" repl --db "$kb" <"$work/in" >"$work/repl.out" 2>&1 &
+repl=$!
+exec 3>"$work/in"
+echo 'RETRIEVE "troponin" LIMIT 3;' >&3
+sleep 1
+echo "idle REPL: pid $repl"
+t0=$(date +%s.%N)
+"$bin" ingest --db "$kb" --lock-timeout 2s "$work/small.jsonl" 2>&1 | sed 's/^/  ingest says: /'
+printf '  after %.2f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
+exec 3>&-
+wait "$repl"

@@ -1,0 +1,108 @@
+package medkb
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/medkb/medkb/store"
+)
+
+// A service that holds the store read-write rebuilds through its DB:
+// its queries go on meanwhile, it moves to the new generation, and its
+// next ingest lands there and survives a reopen. The result is the one
+// the package-level Rebuild gives on a copy.
+func TestDBRebuildWhileQuerying(t *testing.T) {
+	dir := sampleDir(t)
+	cp := filepath.Join(t.TempDir(), "kb")
+	if err := os.CopyFS(cp, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	db := openChecked(t, dir, nil)
+	defer db.Close()
+	want := answers(t, db)
+
+	stop := make(chan struct{})
+	var queries atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 2; w++ {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				queries.Add(1)
+				if _, err := db.Query(context.Background(), rebuildQueries[0]); err != nil {
+					t.Errorf("query during rebuild: %v", err)
+				}
+			}
+		})
+	}
+	res, err := db.Rebuild(context.Background(), fastRebuild)
+	close(stop)
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d queries during the rebuild", queries.Load())
+	if res.From != store.GenName(1) || res.To != store.GenName(2) || !slices.Equal(res.Removed, []string{res.From}) || len(res.InUse) != 0 {
+		t.Fatalf("rebuild result %+v", res)
+	}
+	if s, err := db.Stats(); err != nil || s.Generation != res.To {
+		t.Fatalf("db after its rebuild: %v %+v", err, s)
+	}
+	if err := db.verify(); err != nil {
+		t.Fatal(err)
+	}
+	if got := answers(t, db); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("answers changed:\n got %v\nwant %v", got, want)
+	}
+
+	other, err := Rebuild(context.Background(), cp, fastRebuild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Removed, res.Removed = nil, nil
+	if !reflect.DeepEqual(other, res) {
+		t.Fatalf("db.Rebuild gave %+v, the package-level Rebuild on a copy %+v", res, other)
+	}
+
+	if _, err := db.Ingest(context.Background(), []Doc{crashDoc(1, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openChecked(t, dir, &Options{ReadOnly: true})
+	if _, err := db.Show([]string{crashID(1)}); err != nil {
+		t.Fatalf("the ingest after the rebuild: %v", err)
+	}
+	if s, _ := db.Stats(); s.Generation != res.To {
+		t.Fatalf("reopened at %s, want %s", s.Generation, res.To)
+	}
+}
+
+// A read-only DB rebuilds through the package-level Rebuild and follows.
+func TestDBRebuildReadOnly(t *testing.T) {
+	dir := sampleDir(t)
+	db := openChecked(t, dir, &Options{ReadOnly: true})
+	defer db.Close()
+	res, err := db.Rebuild(context.Background(), fastRebuild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := db.Stats(); err != nil || s.Generation != res.To {
+		t.Fatalf("read-only db after its rebuild: %v %+v", err, s)
+	}
+	// It had the old generation open during the prune.
+	if !slices.Equal(res.InUse, []string{res.From}) {
+		t.Fatalf("rebuild result %+v", res)
+	}
+}
