@@ -152,6 +152,19 @@ func TestBackupThroughServerRelative(t *testing.T) {
 	}
 }
 
+// A rebuild through the server moves the server to the new generation.
+func TestRebuildThroughServer(t *testing.T) {
+	served := sampleStore(t)
+	db := serve(t, served[1])
+	code, out, errOut := cli(t, "", append([]string{"rebuild", "--grace", "10ms", "--lock-timeout", "1ms"}, served...)...)
+	if code != 0 || !strings.Contains(out, "rebuilt gen-000001 -> gen-000002") {
+		t.Fatalf("rebuild: %d\n%s%s", code, out, errOut)
+	}
+	if s, err := db.Stats(); err != nil || s.Generation != "gen-000002" {
+		t.Fatalf("the server after the rebuild: %v %v", s, err)
+	}
+}
+
 // --no-server opens the store itself even with a server running, and so
 // waits for the server's lock like for any writer's.
 func TestNoServerBypassesServer(t *testing.T) {
