@@ -40,7 +40,10 @@ const connectWait = time.Second
 // or nobody answers on it (a server that died), so a command can fall
 // back to opening the store itself.
 func Connect(dir string) (*Client, error) {
-	path := SocketPath(dir)
+	path, err := filepath.Abs(SocketPath(dir)) // the client may outlive a chdir
+	if err != nil {
+		return nil, err
+	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode()&os.ModeSocket == 0 {
 		return nil, fmt.Errorf("%w: no socket %s", ErrNoServer, path)
 	}
@@ -174,9 +177,13 @@ func (c *Client) send(ctx context.Context, method, path string, in, out any) (*h
 	return nil, nil
 }
 
-// call is send for a request whose answer is JSON.
+// call is send for a request whose answer is JSON, read into out (or
+// dropped when out is nil).
 func (c *Client) call(ctx context.Context, method, path string, in, out any) error {
-	_, err := c.send(ctx, method, path, in, out)
+	resp, err := c.send(ctx, method, path, in, out)
+	if resp != nil {
+		resp.Body.Close()
+	}
 	return err
 }
 

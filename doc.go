@@ -104,6 +104,18 @@
 // new generation (after medkb rebuild) at its next query and moves to it;
 // queries in flight finish on the old one.
 //
+// # Serving
+//
+// One process can own a store for many clients: DB.Serve answers an
+// HTTP/JSON API (v1, docs/serve.md) on the store's unix socket
+// (SocketPath, bound by ListenUnix, which clears a dead server's file and
+// refuses a live one's) or, with a token, on TCP. It is a thin layer: each
+// route calls the DB method of the same name, concurrently as the DB
+// allows, and maps its error to a code (a sentinel, a positioned parse
+// error, a bad document). Client, from Connect or Dial, has DB's method
+// set, so the medkb command holds either behind one interface, and its
+// *RemoteError maps the code back for errors.Is.
+//
 // # Caveats
 //
 //   - A read-only DB keeps the verdict on its BM25 index (damaged, behind)
@@ -120,6 +132,8 @@
 //   - Open does not read segments whole, so a segment garbled where opening
 //     does not look serves queries (possibly wrong hits, or ErrCorrupt)
 //     until Check finds it.
+//   - ListenUnix sets the socket's mode right after binding it; until
+//     then the store directory's own mode is what keeps others out.
 //   - Whether bbolt itself reports a full disk before its commit is
 //     durable (ext4's delayed allocation can surface ENOSPC at fsync) is
 //     the store package's concern; this package trusts its error.

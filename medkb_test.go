@@ -38,14 +38,21 @@ func checked(t testing.TB, db *DB) {
 	})
 }
 
-// openSample opens a new store holding the sample corpus and graph.
-func openSample(t testing.TB) *DB {
+// openEmpty opens a new, empty store, checked at the end of the test.
+func openEmpty(t testing.TB) *DB {
 	t.Helper()
 	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checked(t, db)
+	return db
+}
+
+// openSample opens a new store holding the sample corpus and graph.
+func openSample(t testing.TB) *DB {
+	t.Helper()
+	db := openEmpty(t)
 	if err := LoadSample(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}

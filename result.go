@@ -1,6 +1,11 @@
 package medkb
 
-import "github.com/medkb/medkb/planner"
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/medkb/medkb/planner"
+)
 
 // Result is what Query returns. The JSON names are those of
 // `medkb query --json`, a contract of the command line.
@@ -132,6 +137,28 @@ type Path struct {
 // MarshalJSON writes the path as `medkb query --json` does, a step walked
 // against its edge as "<-relation".
 func (p Path) MarshalJSON() ([]byte, error) { return planner.Path(p).MarshalJSON() }
+
+// UnmarshalJSON reads what MarshalJSON writes, a relation "<-relation"
+// as a step walked against its edge, so that a Result a Client reads
+// from a server is the DB's.
+func (p *Path) UnmarshalJSON(b []byte) error {
+	type plain Path
+	var in plain
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*p = Path(in)
+	p.Reverse = nil
+	for i, r := range p.Relations {
+		if rel, ok := strings.CutPrefix(r, "<-"); ok {
+			if p.Reverse == nil {
+				p.Reverse = make([]bool, len(p.Relations))
+			}
+			p.Relations[i], p.Reverse[i] = rel, true
+		}
+	}
+	return nil
+}
 
 // Relevance reports the relevance stage: which candidates count as
 // evidence, and why.

@@ -97,11 +97,14 @@ func writeError(w http.ResponseWriter, err error) {
 	}{obj})
 }
 
-// writeJSON answers with v as JSON.
+// writeJSON answers with v as JSON, its text unescaped as the command
+// line prints it.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v) // a write error means the client left
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v) // a write error means the client left
 }
 
 // codeOfMessage guesses the code of an error the API sends as text only

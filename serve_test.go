@@ -28,20 +28,25 @@ func serve(t testing.TB, db *DB) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- db.Serve(ln, nil) }()
-	t.Cleanup(func() {
-		ln.Close()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	serveOn(t, db, ln, nil)
 	c, err := Connect(db.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// serveOn serves db on ln with opts until the end of the test.
+func serveOn(t testing.TB, db *DB, ln net.Listener, opts *ServeOptions) {
+	done := make(chan error, 1)
+	go func() { done <- db.Serve(ln, opts) }()
+	t.Cleanup(func() {
+		ln.Close()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
 }
 
 // sameJSON fails the test unless a and b marshal alike.
@@ -77,6 +82,17 @@ func TestServeReads(t *testing.T) {
 		t.Fatal("the query finds nothing in the sample; pick another")
 	}
 	sameJSON(t, "query result", got, want)
+	const expand = `RETRIEVE "chest pain, troponin 2.3 ng/mL" FUSE rrf EXPAND metapath "Disease -has_symptom-> Symptom" PACK budget 512 kmin 1`
+	gotX, err := c.QueryParams(ctx, expand, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantX, _ := db.QueryParams(ctx, expand, nil)
+	if len(wantX.Expansion.Paths) == 0 {
+		t.Error("the expanding query finds no path in the sample; pick another")
+	}
+	sameJSON(t, "expanding query", gotX, wantX)
+	t.Run("concurrent", func(t *testing.T) { concurrentQueries(t, c, want) })
 
 	plan, err := c.ExplainParams(ctx, serveQuery, serveParams)
 	if err != nil {
@@ -93,6 +109,14 @@ func TestServeReads(t *testing.T) {
 	}
 	ws, _ := db.Stats()
 	sameJSON(t, "stats", s, ws)
+
+	var h healthReply
+	if err := c.call(ctx, http.MethodGet, "/v1/health", nil, &h); err != nil {
+		t.Fatal(err)
+	}
+	if h.API != APIVersion || h.Generation != ws.Generation || h.ReadOnly || h.PID != os.Getpid() || !filepath.IsAbs(h.Dir) {
+		t.Errorf("health: %+v", h)
+	}
 
 	views, err := c.Show([]string{"P001-cc-01"})
 	if err != nil {
@@ -133,16 +157,12 @@ func TestServeReads(t *testing.T) {
 }
 
 func TestServeWrites(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked(t, db)
+	db := openEmpty(t)
 	c := serve(t, db)
 	ctx := context.Background()
 	docs := []Doc{
 		{ID: "a", Text: "Troponin I 2.3 ng/mL, markedly raised.", Type: "lab", Patient: "P1", Time: "2024-03-05"},
-		{ID: "b", Text: "Crushing chest pain for two hours.", Type: "complaint", Patient: "P1", Time: "2024-03-05"},
+		{ID: "b/2 x?", Text: "Crushing chest pain for two hours.", Type: "complaint", Patient: "P1", Time: "2024-03-05"},
 	}
 	res, err := c.Ingest(ctx, docs)
 	if err != nil {
@@ -180,21 +200,20 @@ func TestServeWrites(t *testing.T) {
 	if s.Docs != 1 || s.Entities != 2 || s.Triples != 1 {
 		t.Errorf("stats after delete: %+v", s)
 	}
+	if v, err := c.Show([]string{"b/2 x?"}); err != nil || v[0].ID != "b/2 x?" {
+		t.Errorf("show of an id with a slash: %v", err)
+	}
 	if _, err := c.Show([]string{"a"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("show of a deleted document: %v", err)
 	}
 }
 
 func TestServeErrors(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked(t, db)
+	db := openEmpty(t)
 	c := serve(t, db)
 	ctx := context.Background()
 
-	_, err = c.QueryParams(ctx, "RETRIEVE \"x\"\nFUZE rrf", nil)
+	_, err := c.QueryParams(ctx, "RETRIEVE \"x\"\nFUZE rrf", nil)
 	var re *RemoteError
 	if !errors.As(err, &re) || re.Code != "parse_error" || re.Status != http.StatusBadRequest || re.Line != 2 || re.Column != 1 {
 		t.Errorf("parse error: %#v", err)
@@ -207,6 +226,11 @@ func TestServeErrors(t *testing.T) {
 	_, err = c.Ingest(ctx, []Doc{{ID: "ok", Text: "fine"}, {ID: "bad", Text: "x", Vector: []float32{1}}})
 	if !errors.As(err, &re) || re.Code != "bad_document" || re.Index != 1 || re.ID != "bad" {
 		t.Errorf("bad document: %#v", err)
+	}
+
+	err = c.call(ctx, http.MethodDelete, "/v1/stats", nil, nil)
+	if !errors.As(err, &re) || re.Code != "not_found" || !strings.Contains(re.Message, "GET /v1/stats") {
+		t.Errorf("no such route: %v", err)
 	}
 
 	// A request the client would never send: an unknown field.
@@ -228,33 +252,8 @@ func TestServeErrors(t *testing.T) {
 	}
 }
 
-func TestServeErrorCodes(t *testing.T) {
-	for _, tc := range []struct {
-		err    error
-		code   string
-		status int
-	}{
-		{&http.MaxBytesError{Limit: MaxRequestBytes}, "too_large", 413},
-		{ErrIndexBehind, "index_behind", 503},
-		{context.DeadlineExceeded, "timeout", 504},
-		{errors.New("boom"), "internal", 500},
-	} {
-		status, obj := errorOf(tc.err)
-		if status != tc.status || obj.Code != tc.code {
-			t.Errorf("%v: %d %s, want %d %s", tc.err, status, obj.Code, tc.status, tc.code)
-		}
-		if tc.code != "internal" && !errors.Is(remoteError(status, obj), tc.err) && tc.code != "too_large" {
-			t.Errorf("%v: errors.Is does not hold across the wire", tc.err)
-		}
-	}
-}
-
 func TestServeTokenOnTCP(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked(t, db)
+	db := openEmpty(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -267,14 +266,7 @@ func TestServeTokenOnTCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- db.Serve(ln, &ServeOptions{Token: "s3cret"}) }()
-	defer func() {
-		ln.Close()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	serveOn(t, db, ln, &ServeOptions{Token: "s3cret"})
 	url := "http://" + ln.Addr().String()
 	for _, token := range []string{"", "wrong"} {
 		c, _ := Dial(url, token)
@@ -296,11 +288,7 @@ func TestServeTokenOnTCP(t *testing.T) {
 }
 
 func TestServeSocketLifecycle(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "kb"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked(t, db)
+	db := openEmpty(t)
 	path := SocketPath(db.Dir())
 
 	// A server that died leaves its socket file behind.
@@ -336,20 +324,9 @@ func TestServeSocketLifecycle(t *testing.T) {
 	}
 }
 
-func TestConnectWithoutServer(t *testing.T) {
-	if _, err := Connect(t.TempDir()); !errors.Is(err, ErrNoServer) {
-		t.Errorf("Connect without a socket: %v", err)
-	}
-}
-
-func TestServeConcurrentQueries(t *testing.T) {
-	db := openSample(t)
-	c := serve(t, db)
-	ctx := context.Background()
-	want, err := db.QueryParams(ctx, serveQuery, serveParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+// concurrentQueries runs 8 queries at a time through c, each of which
+// must answer want.
+func concurrentQueries(t *testing.T, c *Client, want *Result) {
 	wantJSON, _ := json.Marshal(want)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -357,7 +334,7 @@ func TestServeConcurrentQueries(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 4 {
-				got, err := c.QueryParams(ctx, serveQuery, serveParams)
+				got, err := c.QueryParams(context.Background(), serveQuery, serveParams)
 				if err != nil {
 					t.Error(err)
 					return

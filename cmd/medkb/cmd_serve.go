@@ -49,6 +49,12 @@ Examples:
 			if listen != "" && token == "" {
 				return errors.New("--listen needs a token: --token-file F or $MEDKB_TOKEN")
 			}
+			// A live server holds the writer's lock: say so now rather
+			// than after --lock-timeout.
+			if c, err := medkb.Connect(e.db); err == nil {
+				c.Close()
+				return fmt.Errorf("%w on %s", medkb.ErrServerRunning, medkb.SocketPath(e.db))
+			}
 			// Catch the signals before the socket exists, so that a client
 			// that finds it can rely on a clean stop.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

@@ -82,6 +82,10 @@ func TestServe(t *testing.T) {
 		t.Fatalf("query through the socket: %v", err)
 	}
 
+	if code, _, eo := cli(t, "", "serve", "--db", dir); code != 1 || !strings.Contains(eo, "already running") {
+		t.Errorf("a second serve: %d %s", code, eo)
+	}
+
 	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(errOut.String())
 	if !strings.HasPrefix(errOut.String(), "medkb: serving "+dir+" on "+medkb.SocketPath(dir)+" and http://") || url == "" {
 		t.Fatalf("start line: %q", errOut.String())
