@@ -102,7 +102,11 @@
 // one lacks (store.ErrWouldLoseData). A DB is safe for concurrent use: one writer at a time (Ingest calls
 // serialise), any number of concurrent queries. A read-only DB notices a
 // new generation (after medkb rebuild) at its next query and moves to it;
-// queries in flight finish on the old one.
+// queries in flight finish on the old one. A read-write DB rebuilds and
+// checks through itself (DB.Rebuild, DB.Verify), with the writer lock it
+// holds. A read-only DB holds writers off while it is open (see package
+// store, "Locks"); with Options.YieldToWriters it lets its generation go
+// while idle when a writer waits, and opens it again at its next call.
 //
 // # Serving
 //

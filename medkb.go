@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/index/embed"
@@ -23,7 +24,12 @@ type DB struct {
 	writeMu sync.Mutex   // one writer at a time
 	mu      sync.RWMutex // guards cur against a generation switch
 	cur     *generation
-	repairs []string // what Open did to the BM25 index; see Repairs
+	// released: a read-only DB let its generation go for a writer
+	// (Options.YieldToWriters); its next call opens CURRENT's again.
+	// Guarded by mu, like cur.
+	released  bool
+	stopYield chan struct{} // stops the yield goroutine; nil without one
+	repairs   []string      // what Open did to the BM25 index; see Repairs
 }
 
 // generation is one open generation: the store and what is derived from it.
@@ -68,7 +74,33 @@ func Open(dir string, opts *Options) (*DB, error) {
 		return nil, err
 	}
 	db.cur = g
+	if db.opts.ReadOnly && db.opts.YieldToWriters {
+		db.stopYield = make(chan struct{})
+		go db.yield(db.stopYield)
+	}
 	return db, nil
+}
+
+// yield lets db's generation go whenever a writer waits for it and no
+// call holds it (Options.YieldToWriters), until stop is closed.
+func (db *DB) yield(stop <-chan struct{}) {
+	t := time.NewTicker(yieldInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		if !store.WriterWaiting(db.dir) || !db.mu.TryLock() { // a call in flight: look again later
+			continue
+		}
+		if g := db.cur; g != nil {
+			db.cur, db.released = nil, true
+			g.close()
+		}
+		db.mu.Unlock()
+	}
 }
 
 // openGeneration opens generation name ("" = CURRENT's) with every index.
@@ -150,27 +182,33 @@ func chooseEmbedder(given embed.Embedder, m store.Meta, server embed.OpenAIConfi
 // must be called when done. A read-only DB first moves to a newer
 // generation if CURRENT changed.
 func (db *DB) snapshot() (*generation, func(), error) {
-	if db.opts.ReadOnly {
-		if err := db.follow(); err != nil {
-			return nil, nil, err
+	for {
+		if db.opts.ReadOnly {
+			if err := db.follow(); err != nil {
+				return nil, nil, err
+			}
+		}
+		db.mu.RLock()
+		if db.cur != nil {
+			return db.cur, db.mu.RUnlock, nil
+		}
+		released := db.released // by yield, since follow opened it: again
+		db.mu.RUnlock()
+		if !released {
+			return nil, nil, ErrClosed
 		}
 	}
-	db.mu.RLock()
-	if db.cur == nil {
-		db.mu.RUnlock()
-		return nil, nil, ErrClosed
-	}
-	return db.cur, db.mu.RUnlock, nil
 }
 
-// follow switches a read-only DB to the generation CURRENT names.
+// follow switches a read-only DB to the generation CURRENT names, or
+// opens it again after yield let it go.
 func (db *DB) follow() error {
 	name, err := store.Current(db.dir)
 	if err != nil {
 		return err
 	}
 	db.mu.RLock()
-	same := db.cur == nil || db.cur.st.Generation() == name
+	same := db.cur == nil && !db.released || db.cur != nil && db.cur.st.Generation() == name
 	db.mu.RUnlock()
 	if same {
 		return nil
@@ -180,8 +218,13 @@ func (db *DB) follow() error {
 		return fmt.Errorf("medkb: moving to generation %s: %w", name, err)
 	}
 	db.mu.Lock()
+	if db.cur == nil && !db.released { // closed meanwhile
+		db.mu.Unlock()
+		g.close()
+		return ErrClosed
+	}
 	old := db.cur
-	db.cur = g
+	db.cur, db.released = g, false
 	db.mu.Unlock()
 	if old != nil {
 		old.close()
@@ -198,6 +241,11 @@ func (db *DB) Close() error {
 	defer db.writeMu.Unlock()
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	if db.stopYield != nil {
+		close(db.stopYield)
+		db.stopYield = nil
+	}
+	db.released = false
 	if db.cur == nil {
 		return nil
 	}

@@ -38,7 +38,18 @@ type Options struct {
 	EmbedServer embed.OpenAIConfig
 	// ChunkTokens caps a chunk's length in tokens; zero means 256.
 	ChunkTokens int
+	// YieldToWriters makes a read-only DB let its generation go while no
+	// call is in flight and a writer waits for it (store.WriterWaiting,
+	// looked at every 200 ms), and open it again at its next call,
+	// which waits for the writer. An interactive reader (medkb repl) sets
+	// it, so that leaving it idle does not hold ingests off. Zero: the DB
+	// keeps its generation open until Close. Ignored read-write.
+	YieldToWriters bool
 }
+
+// yieldInterval is how often a DB with Options.YieldToWriters looks for
+// a waiting writer.
+const yieldInterval = 200 * time.Millisecond
 
 // Validate reports the fields of o that cannot be used, each error
 // naming its field: a negative LockTimeout or ChunkTokens (zero is the

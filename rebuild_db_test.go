@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/medkb/medkb/store"
@@ -27,31 +25,12 @@ func TestDBRebuildWhileQuerying(t *testing.T) {
 	defer db.Close()
 	want := answers(t, db)
 
-	stop := make(chan struct{})
-	var queries atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < 2; w++ {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				queries.Add(1)
-				if _, err := db.Query(context.Background(), rebuildQueries[0]); err != nil {
-					t.Errorf("query during rebuild: %v", err)
-				}
-			}
-		})
-	}
+	stop := queryWhile(t, db)
 	res, err := db.Rebuild(context.Background(), fastRebuild)
-	close(stop)
-	wg.Wait()
+	stop()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d queries during the rebuild", queries.Load())
 	if res.From != store.GenName(1) || res.To != store.GenName(2) || !slices.Equal(res.Removed, []string{res.From}) || len(res.InUse) != 0 {
 		t.Fatalf("rebuild result %+v", res)
 	}

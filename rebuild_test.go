@@ -130,32 +130,12 @@ func TestRebuildWhileQuerying(t *testing.T) {
 	defer busy.Close()
 	want, _ := busy.Stats()
 
-	stop := make(chan struct{})
-	var queries, failures atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < 2; w++ {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				queries.Add(1)
-				if _, err := busy.Query(context.Background(), rebuildQueries[0]); err != nil {
-					failures.Add(1)
-					t.Errorf("query during rebuild: %v", err)
-				}
-			}
-		})
-	}
+	stop := queryWhile(t, busy)
 	res, err := Rebuild(context.Background(), dir, &RebuildOptions{Grace: 200 * time.Millisecond})
-	close(stop)
-	wg.Wait()
+	stop()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d queries during the rebuild, %d failed", queries.Load(), failures.Load())
 	got, _ := busy.Stats()
 	if got.Generation != res.To || got.Docs != want.Docs || got.Chunks != want.Chunks {
 		t.Fatalf("busy reader after rebuild: %+v, before %+v", got, want)
@@ -173,6 +153,34 @@ func TestRebuildWhileQuerying(t *testing.T) {
 	}
 	if !slices.Equal(res2.Removed, []string{res.From}) || !slices.Equal(res2.InUse, []string{res.To}) {
 		t.Fatalf("second rebuild removed %v, kept %v", res2.Removed, res2.InUse)
+	}
+}
+
+// queryWhile runs queries on db in two goroutines, failing the test for
+// each that fails, until the returned stop is called.
+func queryWhile(t *testing.T, db *DB) (stop func()) {
+	done := make(chan struct{})
+	var queries atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 2; w++ {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				queries.Add(1)
+				if _, err := db.Query(context.Background(), rebuildQueries[0]); err != nil {
+					t.Errorf("query during rebuild: %v", err)
+				}
+			}
+		})
+	}
+	return func() {
+		close(done)
+		wg.Wait()
+		t.Logf("%d queries during the rebuild", queries.Load())
 	}
 }
 

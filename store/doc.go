@@ -120,8 +120,10 @@
 //
 // # Caveats
 //
-// A read-only Store that stays open (an idle REPL) keeps its shared flock,
-// so writers wait for it in vain; the error names it. The writer of one
+// A read-only Store that stays open keeps its shared flock, so writers
+// wait for it in vain; the error names it. A reader that is idle can look
+// for a waiting writer (WriterWaiting) and close; medkb's read-only DB
+// does with Options.YieldToWriters. The writer of one
 // Store must be single: Write serialises through bbolt's own writer lock.
 //
 // The vector slots carry no checksum: Check finds a damaged vector only

@@ -112,3 +112,17 @@ func lockedError(dir, gen string, opts *bolt.Options) error {
 	}
 	return fmt.Errorf("%w (%swaited %s for %s; try again later or raise --lock-timeout)", ErrLocked, who, opts.Timeout, dir)
 }
+
+// WriterWaiting reports whether a writer has announced that it waits for
+// the readers of the store in dir (it holds INTENT exclusively): a reader
+// that is idle can let its generation go and open it again later, rather
+// than hold the writer off until it times out.
+func WriterWaiting(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, intentFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	got, err := tryLockShared(f)
+	return err == nil && !got
+}

@@ -39,7 +39,9 @@ func replCmd(e *env) *cobra.Command {
 		Use:   "repl",
 		Short: "interactive queries (read-only), with history and multi-line statements",
 		Long: `Repl opens the store read-only and runs RETRIEVE statements as they are
-typed, with line editing and history on a terminal.
+typed, with line editing and history on a terminal. While it is idle and
+an ingest waits for the store, it lets the store go; its next statement
+opens it again, after the ingest.
 
 ` + replHelp + `
 Piped (not a terminal), it reads statements and commands from standard
@@ -48,7 +50,13 @@ script sees it:
   printf 'RETRIEVE "troponin" LIMIT 3;\n' | medkb repl --db kb`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.connect(true)
+			db, err := e.connectOr(func() (*medkb.DB, error) {
+				// An idle REPL lets the store go while an ingest waits for
+				// it, rather than hold the ingest off until it times out.
+				o := e.options(true)
+				o.YieldToWriters = true
+				return medkb.Open(e.db, o)
+			})
 			if err != nil {
 				return err
 			}

@@ -87,6 +87,12 @@ func withServer[T any](e *env, remote func(*medkb.Client) (T, error), direct fun
 // connect reaches the store named by --db through its server when one
 // holds it, else opens it as open does.
 func (e *env) connect(readOnly bool) (kb, error) {
+	return e.connectOr(func() (*medkb.DB, error) { return e.open(readOnly) })
+}
+
+// connectOr reaches the store named by --db through its server when one
+// holds it, else opens it with open.
+func (e *env) connectOr(open func() (*medkb.DB, error)) (kb, error) {
 	c, err := e.server()
 	switch {
 	case err != nil:
@@ -94,7 +100,7 @@ func (e *env) connect(readOnly bool) (kb, error) {
 	case c != nil:
 		return c, nil
 	}
-	db, err := e.open(readOnly)
+	db, err := open()
 	if err != nil {
 		return nil, err
 	}
