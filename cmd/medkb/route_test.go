@@ -229,3 +229,19 @@ func TestIngestThroughServer(t *testing.T) {
 		t.Errorf("Hetionet edges through the server: %d %s", code, errOut)
 	}
 }
+
+// The commands that go through a server say so and offer --no-server;
+// those that always open the store themselves do not.
+func TestServerHelp(t *testing.T) {
+	for _, cmd := range []string{"query", "repl", "stats", "show", "export", "delete", "ingest", "check", "rebuild", "backup"} {
+		_, out, _ := cli(t, "", cmd, "--help")
+		if !strings.Contains(out, "When a server holds the store") || !strings.Contains(out, "--no-server") {
+			t.Errorf("%s --help does not tell of the server:\n%s", cmd, out)
+		}
+	}
+	for _, args := range [][]string{{"serve"}, {"bench", "query"}} {
+		if _, out, _ := cli(t, "", append(args, "--help")...); strings.Contains(out, "--no-server") {
+			t.Errorf("%v --help offers --no-server", args)
+		}
+	}
+}
