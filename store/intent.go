@@ -44,13 +44,15 @@ func openIntent(dir string, readOnly bool) (*os.File, error) {
 }
 
 // openBolt opens the bbolt file path of generation gen of dir under the
-// intent protocol, waiting up to timeout in all. A writer (the holder of
-// the writer lock) takes INTENT exclusively, then waits for bbolt's
-// exclusive flock, which the readers that have the file open hold off
-// while new ones wait at INTENT; it lets INTENT go once bbolt is open. A
-// reader takes INTENT shared only to try bbolt's shared flock once, and
-// tries again until its deadline: it never holds INTENT while it waits,
-// so it never holds up a writer whose own writer holds it up.
+// intent protocol, waiting up to opts.Timeout in all. A writer (the
+// holder of the writer lock) takes INTENT exclusively, then waits for
+// bbolt's exclusive flock, which the readers that have the file open hold
+// off while new ones wait at INTENT; it lets INTENT go once bbolt is
+// open. A reader takes INTENT shared only to try bbolt's shared flock
+// once, and tries again until its deadline: it never holds INTENT while
+// it waits, so a reader waiting for one writer never holds up another
+// (a DB's rebuild, which holds the old generation, takes INTENT to open
+// the new one).
 func openBolt(dir, gen, path string, opts *bolt.Options) (*bolt.DB, error) {
 	deadline := time.Now().Add(opts.Timeout)
 	try, once := tryLock, *opts
