@@ -201,3 +201,15 @@ func (db *DB) CheckDoc(d *Doc) error {
 	_, err := db.preparer().check((*base.Doc)(d))
 	return err
 }
+
+// CheckDocFor is CheckDoc for a store that st describes (its Stats, from
+// a Client): what a client checks before it sends documents to a server,
+// which checks them again. A store without documents yet (st.Embedder "")
+// has not fixed its embedder, so the vector is then left to the server.
+func CheckDocFor(d *Doc, st *Stats) error {
+	b := (*base.Doc)(d)
+	if _, err := b.ValidateDay(); err != nil || st.Embedder == "" {
+		return err
+	}
+	return checkVector(b, st.Embedder, st.Dim, true)
+}

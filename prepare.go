@@ -50,13 +50,23 @@ func (p *preparer) check(d *base.Doc) (base.Day, error) {
 	if err != nil {
 		return base.NoDay, err
 	}
-	if len(d.Vector) > 0 && !p.stored && d.Embedder != p.emb.Name() {
-		return base.NoDay, vectorModelError(d.Embedder, p.emb.Name())
+	return day, checkVector(d, p.emb.Name(), p.emb.Dim(), !p.stored)
+}
+
+// checkVector refuses a supplied vector of another dimension than the
+// store's embedder, named name, or (when model is set) made by another
+// model.
+func checkVector(d *base.Doc, name string, dim int, model bool) error {
+	if len(d.Vector) == 0 {
+		return nil
 	}
-	if dim := p.emb.Dim(); len(d.Vector) > 0 && len(d.Vector) != dim {
-		return base.NoDay, fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), p.emb.Name(), dim)
+	if model && d.Embedder != name {
+		return vectorModelError(d.Embedder, name)
 	}
-	return day, nil
+	if len(d.Vector) != dim {
+		return fmt.Errorf(`"vector" has %d dimensions, the store's embedder %s has %d`, len(d.Vector), name, dim)
+	}
+	return nil
 }
 
 // vectorModelError refuses a supplied vector that did not say it was

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,7 +12,7 @@ import (
 )
 
 func backupCmd(e *env) *cobra.Command {
-	return e.storeFlags(&cobra.Command{
+	return e.routedStoreFlags(&cobra.Command{
 		Use:   "backup DEST",
 		Short: "write a consistent copy of the store to DEST and check it",
 		Long: `Backup copies the live generation's bbolt file (the system of record) from one
@@ -25,7 +27,7 @@ delete it and run backup again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
-			s, err := medkb.Backup(cmd.Context(), e.db, args[0], e.options(false))
+			s, err := backup(cmd.Context(), e, args[0])
 			if err != nil {
 				return err
 			}
@@ -33,5 +35,21 @@ delete it and run backup again.`,
 				e.db, args[0], s.Docs, s.Chunks, s.Vectors, s.Entities, s.Triples, time.Since(start).Round(time.Millisecond))
 			return nil
 		},
-	})
+	}, backupServerHelp)
 }
+
+// backup copies the store to dest through the server holding it, which
+// resolves dest in its own working directory, so it is sent absolute;
+// else from a read-only open of its own.
+func backup(ctx context.Context, e *env, dest string) (*medkb.Stats, error) {
+	return withServer(e, func(c *medkb.Client) (*medkb.Stats, error) {
+		abs, err := filepath.Abs(dest)
+		if err != nil {
+			return nil, err
+		}
+		return c.Backup(ctx, abs)
+	}, func() (*medkb.Stats, error) { return medkb.Backup(ctx, e.db, dest, e.options(false)) })
+}
+
+// backupServerHelp is what differs when a server holds the store.
+const backupServerHelp = `Through a server, the server writes the copy, to DEST made absolute here.`

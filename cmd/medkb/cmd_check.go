@@ -10,7 +10,7 @@ import (
 )
 
 func checkCmd(e *env) *cobra.Command {
-	return e.storeFlags(&cobra.Command{
+	return e.routedStoreFlags(&cobra.Command{
 		Use:   "check",
 		Short: "verify the bbolt file, its records and that the BM25 index and vector slab agree (exit 1 if not)",
 		Long: `Check verifies the system of record first, without writing to it: the
@@ -26,7 +26,9 @@ place and checks again. What it repaired goes to stderr; every remaining
 problem is printed, and the exit status is 1 when there is any.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := medkb.Check(e.db, e.options(false))
+			r, err := withServer(e,
+				func(c *medkb.Client) (*medkb.CheckReport, error) { return c.Verify(cmd.Context()) },
+				func() (*medkb.CheckReport, error) { return medkb.Check(e.db, e.options(false)) })
 			if err != nil {
 				return err
 			}
@@ -47,5 +49,9 @@ problem is printed, and the exit status is 1 when there is any.`,
 			fmt.Fprintf(e.stdout, "ok: %d documents, %d chunks, %d vectors agree (generation %s)\n", s.Docs, s.Chunks, s.Vectors, s.Generation)
 			return nil
 		},
-	})
+	}, checkServerHelp)
 }
+
+// checkServerHelp is what differs when a server holds the store.
+const checkServerHelp = `Through a server, the server checks the generation it has open the same
+way (DB.Verify), repairing the BM25 index in place when only it is wrong.`

@@ -11,7 +11,7 @@ import (
 )
 
 func deleteCmd(e *env) *cobra.Command {
-	return e.storeFlags(&cobra.Command{
+	return e.routedStoreFlags(&cobra.Command{
 		Use:   "delete ID...",
 		Short: "remove documents by id from the store and every index (exit 1 if an id is not stored)",
 		Long: `Delete removes the documents named by id, with their chunks, from the store,
@@ -31,7 +31,7 @@ Example:
 				return err
 			}
 			if len(known) > 0 {
-				db, err := e.open(false)
+				db, err := e.connect(false)
 				if err != nil {
 					return err
 				}
@@ -50,14 +50,14 @@ Example:
 			}
 			return nil
 		},
-	})
+	}, "")
 }
 
 // splitKnown sorts ids into those the store holds and those it does not,
 // reading the store without locking writers out; it refuses a --db that
 // holds no store, as the read commands do.
 func (e *env) splitKnown(ids []string) (known, unknown []string, err error) {
-	db, err := e.open(true)
+	db, err := e.connect(true)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func exportCmd(e *env) *cobra.Command {
-	return e.storeFlags(&cobra.Command{
+	return e.routedStoreFlags(&cobra.Command{
 		Use:   "export",
 		Short: "print every document as JSON Lines, with its resolved tier and type",
 		Long: `Export prints every document of the store on standard output, one JSON
@@ -21,7 +21,7 @@ Examples:
   medkb export --db kb | medkb ingest --db kb2 -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.open(true)
+			db, err := e.connect(true)
 			if err != nil {
 				return err
 			}
@@ -30,5 +30,5 @@ Examples:
 			enc.SetEscapeHTML(false)
 			return db.Export(func(d *medkb.Doc) error { return enc.Encode(d) })
 		},
-	})
+	}, "")
 }

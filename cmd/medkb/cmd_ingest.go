@@ -117,7 +117,7 @@ files it ingested stay.`,
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	c.Flags().BoolVar(&noSpaceCheck, "no-space-check", false, "write a file of many batches even when the disk seems too full for it")
 	ef.register(c, "", "what a new store embeds with, recorded at its first document (default hash-v1); an existing store's must match")
-	return e.storeFlags(c)
+	return e.routedStoreFlags(c, ingestServerHelp)
 }
 
 // doneSoFar says, after an ingest stopped, what stays and what was not read.
@@ -154,7 +154,11 @@ var (
 type ingestRun struct {
 	*env
 	cmd *cobra.Command
-	db  *medkb.DB // read-only while the files are checked (checkFirst)
+	// db is read-only while the files are checked (checkFirst); the
+	// server's client when a server holds the store.
+	db kb
+	// checkOne is checkDoc's check of a document (docChecker).
+	checkOne func(*medkb.Doc) error
 	// checked holds each document file's check, by path.
 	checked map[string]docCheck
 	skipBad bool
@@ -171,12 +175,15 @@ type ingestRun struct {
 // openGraph builds the knowledge graph once after graph files were
 // written and saves its compact form, so that the next query that
 // expands opens it in one read instead of building it. A failure costs
-// only that: the triples are committed, and the query builds it.
+// only that: the triples are committed, and the query builds it. A
+// server holding the store builds its graph at its first query that
+// expands, and keeps it.
 func (r *ingestRun) openGraph() {
-	if !r.wroteGraph {
+	db, ok := r.db.(*medkb.DB)
+	if !r.wroteGraph || !ok {
 		return
 	}
-	note, err := r.db.OpenGraph(r.cmd.Context())
+	note, err := db.OpenGraph(r.cmd.Context())
 	if err != nil {
 		fmt.Fprintf(r.stderr, "medkb: the triples are committed, but preparing the graph for queries failed (the first query that expands will build it): %v\n", err)
 		return
@@ -223,7 +230,7 @@ func (r *ingestRun) checkDocs(in input) (*docio.Result, error) {
 
 // checkDoc is the check of one line: the error Ingest would reject it with.
 func (r *ingestRun) checkDoc(d base.Doc) error {
-	if err := r.db.CheckDoc((*medkb.Doc)(&d)); err != nil {
+	if err := r.checkOne((*medkb.Doc)(&d)); err != nil {
 		return &docio.LineError{Reason: err.Error()}
 	}
 	return nil
@@ -254,7 +261,7 @@ func (r *ingestRun) docs(in input) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		out, err := r.db.IngestProgress(r.cmd.Context(), batch, func(done, _ int) {
+		out, err := r.ingestBatch(r.cmd.Context(), batch, func(done, _ int) {
 			if bar != nil {
 				bar.Set(total.Docs + done)
 			}
@@ -356,11 +363,17 @@ func publicDocs(docs []base.Doc) []medkb.Doc {
 }
 
 // lineOf maps "document N" of a batch in an ingest error back to its
-// input line.
+// input line; a server's error names it the same way.
 func lineOf(err error, lines []int) error {
 	var de *medkb.DocError
-	if errors.As(err, &de) && de.Index < len(lines) {
+	var re *medkb.RemoteError
+	switch {
+	case errors.As(err, &de) && de.Index < len(lines):
 		return fmt.Errorf("line %d: %w", lines[de.Index], de.Err)
+	case errors.As(err, &re) && re.Code == "bad_document" && re.Index < len(lines):
+		doc := *re // without DocError's "document N (ID): ", as above
+		doc.Message = strings.TrimPrefix(re.Message, (&medkb.DocError{Index: re.Index, ID: re.ID, Err: errors.New("")}).Error())
+		return fmt.Errorf("line %d: %w", lines[re.Index], &doc)
 	}
 	return err
 }

@@ -50,7 +50,7 @@ which is bound after parsing and never becomes statement text:
 			if err != nil {
 				return err
 			}
-			db, err := e.open(true)
+			db, err := e.connect(true)
 			if err != nil {
 				return err
 			}
@@ -75,7 +75,7 @@ which is bound after parsing and never becomes statement text:
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	c.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long (0: never)")
 	c.Flags().StringArrayVar(&paramFlags, "param", nil, "NAME=VALUE: the value of $NAME in the statement (repeatable)")
-	return e.storeFlags(c)
+	return e.routedStoreFlags(c, "")
 }
 
 // parseParams reads --param NAME=VALUE flags. Every value is a string; a

@@ -47,7 +47,9 @@ too). The summary counts the documents whose tier changed.`,
 					bar.Set(done)
 				}
 			}
-			res, err := medkb.Rebuild(cmd.Context(), e.db, &opts)
+			res, err := withServer(e,
+				func(c *medkb.Client) (*medkb.RebuildResult, error) { return c.Rebuild(cmd.Context(), &opts) }, // its embedder; no progress
+				func() (*medkb.RebuildResult, error) { return medkb.Rebuild(cmd.Context(), e.db, &opts) })
 			if bar != nil {
 				bar.Finish()
 			}
@@ -71,5 +73,10 @@ too). The summary counts the documents whose tier changed.`,
 	c.Flags().BoolVar(&opts.Reclassify, "reclassify", false, "also re-classify documents whose tier was given explicitly")
 	c.Flags().IntVar(&opts.ChunkTokens, "chunk-tokens", medkb.DefaultChunkTokens, "maximum chunk length in tokens")
 	c.Flags().DurationVar(&opts.Grace, "grace", medkb.DefaultRebuildGrace, "wait this long after the switch before removing the old generation")
-	return e.storeFlags(c)
+	return e.routedStoreFlags(c, rebuildServerHelp)
 }
+
+// rebuildServerHelp is what differs when a server holds the store.
+const rebuildServerHelp = `Through a server, the server rebuilds with the writer lock it holds and
+its own embedder, answering queries from the old generation meanwhile;
+no progress bar is shown.`

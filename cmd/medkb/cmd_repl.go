@@ -35,7 +35,7 @@ Example:
 `
 
 func replCmd(e *env) *cobra.Command {
-	return e.storeFlags(&cobra.Command{
+	return e.routedStoreFlags(&cobra.Command{
 		Use:   "repl",
 		Short: "interactive queries (read-only), with history and multi-line statements",
 		Long: `Repl opens the store read-only and runs RETRIEVE statements as they are
@@ -50,11 +50,13 @@ script sees it:
   printf 'RETRIEVE "troponin" LIMIT 3;\n' | medkb repl --db kb`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// An idle REPL lets the store go while an ingest waits for it,
-			// rather than hold the ingest off until it times out.
-			o := e.options(true)
-			o.YieldToWriters = true
-			db, err := medkb.Open(e.db, o)
+			db, err := e.connectOr(func() (*medkb.DB, error) {
+				// An idle REPL lets the store go while an ingest waits for
+				// it, rather than hold the ingest off until it times out.
+				o := e.options(true)
+				o.YieldToWriters = true
+				return medkb.Open(e.db, o)
+			})
 			if err != nil {
 				return err
 			}
@@ -66,12 +68,12 @@ script sees it:
 			}
 			return r.piped(ctx, e.stdin)
 		},
-	})
+	}, "")
 }
 
 type repl struct {
 	env     *env
-	db      *medkb.DB
+	db      kb
 	json    bool
 	explain bool
 	pending strings.Builder
@@ -208,9 +210,9 @@ func (r *repl) run(ctx context.Context, stmt string) {
 	if r.explain && !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(stmt)), "EXPLAIN") {
 		prefix = analyzePrefix
 	}
-	res, err := r.db.Query(ctx, prefix+stmt)
+	res, err := r.db.QueryParams(ctx, prefix+stmt, nil)
 	if err != nil {
-		unprefix(err, prefix)
+		unprefix(err, prefix, stmt)
 		r.failed = true
 		fmt.Fprintln(r.env.stderr, "error:", err)
 		return
@@ -222,16 +224,36 @@ func (r *repl) run(ctx context.Context, stmt string) {
 	render(r.env.stdout, res)
 }
 
-// unprefix moves a statement error's position back onto the text the
-// user typed, from the text with prefix put in front of it.
-func unprefix(err error, prefix string) {
-	var de *dsl.Error
-	if prefix == "" || !errors.As(err, &de) || de.Pos.Line != 1 || de.Pos.Offset < len(prefix) {
+// unprefix moves a statement error's position back onto stmt, the text
+// the user typed, from the text with prefix put in front of it. A
+// server's error holds only the rendered text: in it, the rendering of
+// the error on the text sent is replaced by that on the text typed.
+func unprefix(err error, prefix, stmt string) {
+	if prefix == "" {
 		return
 	}
-	de.Pos.Column -= utf8.RuneCountInString(prefix)
-	de.Pos.Offset -= len(prefix)
-	de.SourceLine = strings.TrimPrefix(de.SourceLine, prefix)
+	shift := utf8.RuneCountInString(prefix)
+	var de *dsl.Error
+	var re *medkb.RemoteError
+	switch {
+	case errors.As(err, &de):
+		if de.Pos.Line == 1 && de.Pos.Offset >= len(prefix) {
+			de.Pos.Column -= shift
+			de.Pos.Offset -= len(prefix)
+			de.SourceLine = strings.TrimPrefix(de.SourceLine, prefix)
+		}
+	case errors.As(err, &re) && re.Code == "parse_error" && re.Line == 1 && re.Column > shift:
+		_, rest, ok := strings.Cut(re.Message, fmt.Sprintf("%d:%d: ", re.Line, re.Column))
+		if !ok {
+			return
+		}
+		msg, _, _ := strings.Cut(rest, "\n")
+		line, _, _ := strings.Cut(stmt, "\n")
+		sent := &dsl.Error{Pos: dsl.Pos{Line: 1, Column: re.Column}, Msg: msg, SourceLine: prefix + line}
+		typed := &dsl.Error{Pos: dsl.Pos{Line: 1, Column: re.Column - shift}, Msg: msg, SourceLine: line}
+		re.Message = strings.Replace(re.Message, sent.Error(), typed.Error(), 1)
+		re.Column = typed.Pos.Column
+	}
 }
 
 func onOff(b bool) string {

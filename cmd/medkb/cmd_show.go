@@ -24,7 +24,7 @@ Examples:
   medkb show --db kb --json P001-lab-06 P001-note-02`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, ids []string) error {
-			db, err := e.open(true)
+			db, err := e.connect(true)
 			if err != nil {
 				return err
 			}
@@ -57,7 +57,7 @@ Examples:
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return e.storeFlags(c)
+	return e.routedStoreFlags(c, "")
 }
 
 // tierLine says a chunk's tier and how it was decided: by the document

@@ -21,7 +21,7 @@ Examples:
   medkb stats --db kb --json | jq .docs`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.open(true)
+			db, err := e.connect(true)
 			if err != nil {
 				return err
 			}
@@ -40,5 +40,5 @@ Examples:
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return e.storeFlags(c)
+	return e.routedStoreFlags(c, "")
 }

@@ -11,9 +11,23 @@
 //
 // main is a few lines; run builds the cobra command tree so that tests
 // drive the whole CLI in process (cmd_test.go). Each subcommand lives in
-// its own file (cmd_<verb>.go, bench_<what>.go) and opens the store itself:
-// read-only for anything that only reads, so queries never take the
-// writer's lock. check reads the system of record read-only before it
+// its own file (cmd_<verb>.go, bench_<what>.go).
+//
+// A command that uses a store first asks for its server (medkb.Connect
+// on DIR/medkb.sock; kb.go): when one holds the store, the command goes
+// through its *medkb.Client, whose methods are the *medkb.DB methods the
+// commands call (the kb interface), so the output is the same and no
+// lock is taken. Otherwise, or with --no-server, it opens the store
+// itself: read-only for anything that only reads, so queries never take
+// the writer's lock. check, rebuild and backup call the client's Verify,
+// Rebuild and Backup, or else the package-level Check, Rebuild and
+// Backup as before (withServer). What only an opened DB has stays on
+// the direct path: the repairs an open reports, ingest's progress within
+// a batch and the graph it prepares after graph files, and the stored
+// entities that a Hetionet edge file's ids resolve against (so such a
+// file is rejected through a server); bench query always opens the store.
+//
+// check reads the system of record read-only before it
 // opens a sound store read-write (medkb.Check). corrupt_test.go runs the
 // CLI in child processes on damaged copies of a store, so that a panic or
 // a fatal signal fails the test instead of ending it.

@@ -24,13 +24,14 @@ type docCheck struct {
 // is created first: nobody reads it. Graph files are checked as they are
 // written, since Hetionet edges resolve against the entities written
 // before them. It leaves r.db open (close it with r.close) on success and
-// failure alike, unless it failed to open it.
+// failure alike, unless it failed to open it. Through a server, which
+// holds the store read-write, the checks and the writes use one client.
 func (r *ingestRun) checkFirst(inputs []input) error {
 	readOnly := true
-	db, err := r.open(true)
+	db, err := r.connect(true)
 	if errors.Is(err, store.ErrMissing) {
 		readOnly = false
-		db, err = r.open(false)
+		db, err = r.connect(false)
 	}
 	if err != nil {
 		return err
@@ -40,6 +41,7 @@ func (r *ingestRun) checkFirst(inputs []input) error {
 	if err != nil {
 		return err
 	}
+	r.checkOne = docChecker(db, st)
 	switch r.dim = st.Dim; {
 	case r.dim == 0 && r.embedder != nil:
 		r.dim = r.embedder.Dim() // --embedder's, which a new store's first write records
@@ -56,11 +58,11 @@ func (r *ingestRun) checkFirst(inputs []input) error {
 		}
 		writes = writes || in.err == nil && in.kind != graph.KindHetionetMeta && (in.kind != graph.KindDocuments || c.err == nil)
 	}
-	if !readOnly || !writes {
-		return nil // a new store, or nothing to write: every file is rejected
+	if _, served := db.(*medkb.Client); served || !readOnly || !writes {
+		return nil // a server's, a new store, or nothing to write: every file is rejected
 	}
 	db.Close()
-	r.db, err = r.open(false)
+	r.db, err = r.connect(false)
 	return err
 }
 

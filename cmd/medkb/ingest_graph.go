@@ -111,7 +111,7 @@ func listSome(names []string, n int) string {
 func (r *ingestRun) graph(in input) error {
 	start := time.Now()
 	if in.kind == graph.KindHetionetEdges && r.ids == nil {
-		ids, err := r.db.HetionetIDs()
+		ids, err := r.hetionetIDs(in)
 		if err != nil {
 			return err
 		}

@@ -24,6 +24,7 @@ type env struct {
 	lockTimeout    time.Duration
 	// embedder is ingest's --embedder; nil means the store's.
 	embedder embed.Embedder
+	noServer bool // --no-server: open the store even when a server holds it
 }
 
 // errSilent marks an error already reported to the user (exit status 1).
