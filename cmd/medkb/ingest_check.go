@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/graph"
@@ -41,6 +42,9 @@ func (r *ingestRun) checkFirst(inputs []input) error {
 	if err != nil {
 		return err
 	}
+	if err := r.checkServedEmbedder(db, st); err != nil {
+		return err
+	}
 	r.checkOne = docChecker(db, st)
 	switch r.dim = st.Dim; {
 	case r.dim == 0 && r.embedder != nil:
@@ -71,4 +75,23 @@ func (r *ingestRun) close() {
 	if r.db != nil {
 		r.db.Close()
 	}
+}
+
+// checkServedEmbedder refuses --embedder through a server unless it names
+// the store's embedder: the server embeds with its own, and a store
+// without documents is bound by the server's open, not by this command.
+func (r *ingestRun) checkServedEmbedder(db kb, st *medkb.Stats) error {
+	if _, served := db.(*medkb.Client); !served || r.embedder == nil {
+		return nil
+	}
+	if st.Embedder == r.embedder.Name() && st.Dim == r.embedder.Dim() {
+		return nil
+	}
+	have := "no embedder yet"
+	if st.Embedder != "" {
+		have = fmt.Sprintf("%s (dim %d)", st.Embedder, st.Dim)
+	}
+	return fmt.Errorf("%s: --embedder %s: a server holds the store, which has %s; "+
+		"stop the server to create a store bound to another model, or leave --embedder out",
+		r.env.db, r.embedder.Name(), have)
 }
