@@ -13,10 +13,14 @@ import (
 // statistics. It opens dir read-only: readers and rebuilds go on, a writer
 // in another process makes it wait up to opts.LockTimeout. Of opts only
 // LockTimeout, Embedder and EmbedServer (which the copy's check needs to
-// recreate the store's embedder) matter. A DB that is open already can use DB.Backup.
+// recreate the store's embedder) matter. In a process that holds dir open
+// read-write, Backup is that DB's (DB.Backup). A DB that is open already can use DB.Backup.
 func Backup(ctx context.Context, dir, dest string, opts *Options) (*Stats, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
+	}
+	if db := writerIn(dir); db != nil {
+		return db.Backup(ctx, dest)
 	}
 	var o Options
 	if opts != nil {

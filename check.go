@@ -25,11 +25,15 @@ type CheckReport struct {
 // out of the BM25 index and rebuilds a damaged one, and compare the
 // derived indexes with it; when only the BM25 index is wrong, it rebuilds
 // the index from the store and checks again. Of opts only LockTimeout,
-// Embedder and EmbedServer matter. err is for a store that cannot be
+// Embedder and EmbedServer matter. In a process that holds dir open
+// read-write, Check is that DB's Verify. err is for a store that cannot be
 // checked at all (missing, locked), or for opts that Validate refuses.
 func Check(dir string, opts *Options) (*CheckReport, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
+	}
+	if db := writerIn(dir); db != nil {
+		return db.Verify(context.Background())
 	}
 	var o Options
 	if opts != nil {

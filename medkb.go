@@ -74,6 +74,9 @@ func Open(dir string, opts *Options) (*DB, error) {
 		return nil, err
 	}
 	db.cur = g
+	if !db.opts.ReadOnly {
+		openWriters.Store(storeKey(dir), db)
+	}
 	if db.opts.ReadOnly && db.opts.YieldToWriters {
 		db.stopYield = make(chan struct{})
 		go db.yield(db.stopYield)
@@ -273,6 +276,7 @@ func (db *DB) Close() error {
 	if db.cur == nil {
 		return nil
 	}
+	openWriters.CompareAndDelete(storeKey(db.dir), db)
 	err := db.cur.close()
 	db.cur = nil
 	return err

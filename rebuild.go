@@ -77,7 +77,9 @@ var ErrInconsistent = errors.New("medkb: consistency check failed")
 // the live generation, with a shared lock: readers are never blocked and
 // move to the new generation at their next query. Afterwards it removes
 // the generations no process has open. An interrupted rebuild leaves the
-// live generation untouched; the next one removes its leftovers.
+// live generation untouched; the next one removes its leftovers. In a
+// process that holds dir open read-write, Rebuild is that DB's
+// (DB.Rebuild), whose writer lock it would otherwise wait for in vain.
 //
 // Rebuild never loses documents: it builds only from a live generation
 // that passes its check (Store.Check: a damaged one would be copied as
@@ -89,6 +91,9 @@ var ErrInconsistent = errors.New("medkb: consistency check failed")
 // that a CURRENT naming an empty or damaged generation fails the rebuild
 // before anything is built or removed.
 func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildResult, error) {
+	if db := writerIn(dir); db != nil {
+		return db.Rebuild(ctx, opts)
+	}
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err

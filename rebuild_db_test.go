@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/medkb/medkb/store"
 )
@@ -83,5 +84,45 @@ func TestDBRebuildReadOnly(t *testing.T) {
 	// It had the old generation open during the prune.
 	if !slices.Equal(res.InUse, []string{res.From}) {
 		t.Fatalf("rebuild result %+v", res)
+	}
+}
+
+// The package-level Rebuild, Backup and Check, called in a process that
+// holds the store open read-write, go through that DB instead of waiting
+// for its writer lock (the README's cron call from inside the service);
+// spelt another way (relative, through a symbolic link) the store is the
+// same. Once the DB is closed they open the store themselves again.
+func TestPackageCallsBesideOpenWriter(t *testing.T) {
+	dir := sampleDir(t)
+	db := openChecked(t, dir, nil)
+	defer db.Close()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := Rebuild(ctx, link, &RebuildOptions{LockTimeout: 50 * time.Millisecond, Grace: time.Millisecond})
+	if err != nil {
+		t.Fatalf("package Rebuild beside an open writer: %v", err)
+	}
+	if s, err := db.Stats(); err != nil || s.Generation != res.To {
+		t.Fatalf("the open DB did not move to %s: %v %+v", res.To, err, s)
+	}
+	dest := filepath.Join(t.TempDir(), "copy")
+	if _, err := Backup(ctx, dir+string(filepath.Separator), dest, &Options{LockTimeout: 50 * time.Millisecond}); err != nil {
+		t.Fatalf("package Backup beside an open writer: %v", err)
+	}
+	rep, err := Check(dir, &Options{LockTimeout: 50 * time.Millisecond})
+	if err != nil || len(rep.Problems) > 0 || rep.Stats == nil || rep.Stats.Generation != res.To {
+		t.Fatalf("package Check beside an open writer: %v %+v", err, rep)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if writerIn(dir) != nil {
+		t.Fatal("a closed DB is still registered as the store's writer")
+	}
+	if rep, err := Check(dir, nil); err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("Check after Close: %v %+v", err, rep)
 	}
 }

@@ -2,7 +2,10 @@
 # lockbench.sh: ingests beside a stream of queries, and an ingest beside an
 # idle REPL (issue 19). Run from the repository root:
 #
-#	bash docs/lockbench.sh [SECONDS] [LOOPS] [INGESTS]
+#	bash docs/lockbench.sh [SECONDS] [LOOPS] [INGESTS] [serve]
+#
+# With "serve" the store is owned by `medkb serve` for the query loops and
+# ingests, which then all go through its socket.
 #
 # It builds medkb, makes a store from testdata (the sample corpus and
 # graph), runs LOOPS (8) bash loops of `medkb query` for SECONDS (40) and,
@@ -14,7 +17,7 @@
 # export` into a pipe nobody reads) and prints what an ingest says beside
 # it (it must name the reader's pid and program).
 set -u
-secs=${1:-40} loops=${2:-8} ingests=${3:-4}
+secs=${1:-40} loops=${2:-8} ingests=${3:-4} mode=${4:-}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 bin=$work/medkb kb=$work/kb
@@ -27,6 +30,12 @@ done >"$work/bulk.jsonl"
 for i in $(seq 1 50); do
 	printf '{"id":"lb-%d","text":"Note %d: chest pain radiating to the left arm, troponin %d.%d ng/mL, creatinine %d umol/L."}\n' "$i" "$i" $((i % 9)) $((i % 10)) $((60 + i))
 done >"$work/small.jsonl"
+
+if [ "$mode" = serve ]; then
+	"$bin" serve --db "$kb" 2>"$work/serve.err" &
+	server=$!
+	for _ in $(seq 1 100); do [ -S "$kb/medkb.sock" ] && break; sleep 0.1; done
+fi
 
 query='RETRIEVE "chest pain, troponin" FUSE rrf PACK budget 256 kmin 1'
 stop=$work/stop
@@ -54,6 +63,9 @@ ok=0 bad=0
 for l in $(seq 1 "$loops"); do read -r o b <"$work/q.$l"; ok=$((ok + o)) bad=$((bad + b)); done
 echo "queries: $((ok + bad)) in ${secs} s over $loops loops, $bad failed"
 [ "$bad" -gt 0 ] && sort "$work"/qerr.* | uniq -c | head -5
+if [ "$mode" = serve ]; then
+	kill "$server" && wait "$server" 2>/dev/null
+fi
 
 # An idle REPL that has queried holds the store read-only.
 mkfifo "$work/in" "$work/out"
