@@ -47,6 +47,7 @@ for l in $(seq 1 "$loops"); do
 		done
 		echo "$ok $bad" >"$work/q.$l"
 	) &
+	pids="${pids:-} $!"
 done
 start=$(date +%s.%N)
 sleep 2 # let the loops get going
@@ -58,7 +59,7 @@ done
 rest=$(echo "$secs - ($(date +%s.%N) - $start)" | bc)
 [ "${rest%%.*}" -gt 0 ] 2>/dev/null && sleep "$rest"
 touch "$stop"
-wait
+wait $pids # not the server, which runs on
 ok=0 bad=0
 for l in $(seq 1 "$loops"); do read -r o b <"$work/q.$l"; ok=$((ok + o)) bad=$((bad + b)); done
 echo "queries: $((ok + bad)) in ${secs} s over $loops loops, $bad failed"
