@@ -90,9 +90,10 @@ func TestBackupRefusals(t *testing.T) {
 	if _, err := Backup(context.Background(), filepath.Join(t.TempDir(), "none"), filepath.Join(t.TempDir(), "b"), nil); !errors.Is(err, store.ErrMissing) {
 		t.Fatalf("backup of a missing store: %v", err)
 	}
-	// A writer in another process (here: another handle) holds the file
+	// A writer in another process (here: the store package's handle,
+	// which a DB of this process would go through) holds the file
 	// exclusively; the backup waits its lock timeout and says so.
-	w, err := Open(dir, nil)
+	w, err := store.Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -218,9 +218,12 @@ func TestRebuildAndIngestBesideAREPL(t *testing.T) {
 	}
 }
 
+// A writer in another process (here: the store package's handle; a DB of
+// this process would be rebuilt through, see TestPackageCallsBesideOpenWriter)
+// makes a rebuild wait its lock timeout and say so.
 func TestRebuildWaitsForWriterThenFails(t *testing.T) {
 	dir := sampleDir(t)
-	w, err := Open(dir, nil)
+	w, err := store.Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
