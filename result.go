@@ -66,6 +66,10 @@ type Item struct {
 	Utility float64 `json:"utility,omitempty"`
 	Density float64 `json:"density,omitempty"`
 	Why     string  `json:"why,omitempty"` // why the packer took it
+	// Reliability is the document's evidence reliability in [0, 1], from
+	// its study design and age (docs/reliability.md); absent for a
+	// document of no known design and for a graph path.
+	Reliability float64 `json:"reliability,omitempty"`
 	// Other says what became of the chunk's other state, when it has
 	// one: "mutual-exclusion" (this state won), "budget" (the other was
 	// denser but did not fit) or "a-only" (a baseline strategy, which
@@ -273,7 +277,7 @@ func newItem(it planner.Item) Item {
 	pv := it.Provenance
 	return Item{Rank: it.Rank, ID: it.ID, Doc: it.Doc, Chunk: it.Chunk, Tier: it.Tier, Type: it.Type, Time: it.Time,
 		State: it.State, Cut: it.Cut, Tokens: it.Tokens, Score: it.Score, Utility: it.Utility, Density: it.Density,
-		Why: it.Why, Other: it.Other, Text: it.Text,
+		Why: it.Why, Reliability: it.Reliability, Other: it.Other, Text: it.Text,
 		Provenance: Provenance{BM25: (*ArmScore)(pv.BM25), Vector: (*ArmScore)(pv.Vector), Fused: pv.Fused,
 			Votes: pv.Votes, Boost: pv.Boost, Path: (*Path)(pv.Path), Relevance: pv.Relevance,
 			Coverage: pv.Coverage, Context: pv.Context}}

@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/reliability"
 	"github.com/medkb/medkb/planner/pack"
 )
 
@@ -24,6 +26,7 @@ func (x *execution) assemble(ctx context.Context) error {
 	}
 	var body strings.Builder
 	covered := map[string]bool{}
+	today := x.today()
 	for i := range x.res.Items {
 		if i%checkEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -34,6 +37,7 @@ func (x *execution) assemble(ctx context.Context) error {
 		d := docs[i]
 		if d != nil {
 			it.Type, it.Time = d.Type, d.Time
+			it.Reliability = reliability.Score(reliability.Of(d), today)
 		}
 		line := lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, lineTag(it.State, it.Cut)) + it.Text + "\n"
 		// The packer costed the line under the largest citation number;
@@ -50,6 +54,16 @@ func (x *execution) assemble(ctx context.Context) error {
 	}
 	x.res.Context = body.String()
 	return nil
+}
+
+// today is the day recency is measured to, for time decay and
+// reliability alike: PACK's now when the statement gives one, else the
+// day of execution.
+func (x *execution) today() base.Day {
+	if x.p.Pack != nil && x.p.Pack.NowText != "" {
+		return x.p.Pack.Params.Now
+	}
+	return base.DayOf(time.Now())
 }
 
 // lineHead is what precedes an item's text on its line of the context:

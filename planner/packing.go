@@ -45,9 +45,7 @@ func (p *Plan) onePatient() bool {
 func (x *execution) pack(ctx context.Context, cands []*candidate) error {
 	start := time.Now()
 	params := x.p.Pack.Params
-	if x.p.Pack.NowText == "" {
-		params.Now = base.DayOf(time.Now())
-	}
+	params.Now = x.today()
 	pc, err := x.packCandidates(ctx, cands)
 	if err != nil {
 		return err

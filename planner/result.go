@@ -58,6 +58,10 @@ type Item struct {
 	Utility float64 `json:"utility,omitempty"`
 	Density float64 `json:"density,omitempty"`
 	Why     string  `json:"why,omitempty"`
+	// Reliability is the document's evidence reliability in [0, 1], from
+	// its study design and age (internal/reliability, docs/reliability.md);
+	// absent for a document of no known design and for a graph path.
+	Reliability float64 `json:"reliability,omitempty"`
 	// Other is what became of the chunk's other state, when it has one:
 	// "mutual-exclusion" (this state won), "budget" (the other was
 	// denser but did not fit) or "a-only" (a baseline strategy, which
