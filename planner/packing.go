@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/reliability"
 	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/planner/pack"
 )
@@ -153,7 +154,35 @@ func (x *execution) packCandidates(ctx context.Context, cands []*candidate) ([]p
 			return nil, err
 		}
 	}
+	if x.p.Pack.Params.Reliability > 0 {
+		if err := x.reliabilities(pc, cands); err != nil {
+			return nil, err
+		}
+	}
 	return pc, nil
+}
+
+// reliabilities sets the candidates' evidence reliability from their
+// documents, read only when PACK weighs it; a graph path has none (0).
+func (x *execution) reliabilities(pc []pack.Candidate, cands []*candidate) error {
+	var ids []string
+	var which []int
+	for i, c := range cands {
+		if c.path == nil {
+			ids, which = append(ids, c.chunk.Doc), append(which, i)
+		}
+	}
+	docs, err := x.env.Store.Docs(ids)
+	if err != nil {
+		return err
+	}
+	today := x.today()
+	for k, d := range docs {
+		if d != nil {
+			pc[which[k]].Reliability = reliability.Score(reliability.Of(d), today)
+		}
+	}
+	return nil
 }
 
 // packSome packs the candidates pc[which] under params; the result's

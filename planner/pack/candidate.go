@@ -42,6 +42,10 @@ type Candidate struct {
 	// tier quota covers only blocks at least QuotaRelevance as relevant
 	// as the most relevant one.
 	Relevance float64
+	// Reliability, in [0, 1], is the block's evidence reliability
+	// (internal/reliability): its document's study design and age. It
+	// counts only with Params.Reliability > 0.
+	Reliability float64
 	// Rank is the input (fused) order, 0-based: FIFO's order and the
 	// last tie-breaker before ID.
 	Rank int
@@ -60,6 +64,8 @@ func (c *Candidate) validate(i int) error {
 		return bad("state A similarity is %v", c.A.Sim)
 	case !(c.Relevance >= 0 && c.Relevance <= 1):
 		return bad("relevance %v is not in [0, 1]", c.Relevance)
+	case !(c.Reliability >= 0 && c.Reliability <= 1):
+		return bad("reliability %v is not in [0, 1]", c.Reliability)
 	case c.NEntity < 0 || c.NTotal < 0:
 		return bad("entity counts %d/%d are negative", c.NEntity, c.NTotal)
 	}

@@ -56,6 +56,11 @@ type Params struct {
 	// RRCE benchmark's, whose candidates have no retrieval signals).
 	// Finite, >= 0.
 	RelevancePower float64
+	// Reliability w weighs a block's evidence reliability
+	// (Candidate.Reliability, r) in its utility, which is multiplied by
+	// 1 - w + w*r: 0 (the default) ignores it, 1 scales utility by r
+	// alone. In [0, 1].
+	Reliability float64
 	// Now is the reference day for time decay; base.NoDay turns decay off.
 	Now base.Day
 	// Strategy selects the algorithm; the zero value is Ebm.
@@ -103,6 +108,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("%w: relevance power %v must be a finite number >= 0", ErrInvalid, p.RelevancePower)
 	case !(p.SimFloor >= 0 && p.SimFloor <= 1):
 		return fmt.Errorf("%w: similarity floor %v must be in [0, 1]", ErrInvalid, p.SimFloor)
+	case !(p.Reliability >= 0 && p.Reliability <= 1):
+		return fmt.Errorf("%w: reliability weight %v must be in [0, 1]", ErrInvalid, p.Reliability)
 	case int(p.Strategy) >= len(strategyNames):
 		return fmt.Errorf("%w: unknown strategy %d", ErrInvalid, p.Strategy)
 	case p.Strategy == Uniform && p.Count == nil:

@@ -43,15 +43,17 @@ func FuzzParseStrategy(f *testing.F) {
 func TestParamsRejected(t *testing.T) {
 	ok := []Candidate{{ID: "a", Tier: base.T3, Day: base.NoDay, A: State{Text: "a", Tokens: 1, Sim: 0.5}}}
 	for name, mutate := range map[string]func(p *Params){
-		"negative budget":  func(p *Params) { p.Budget = -1 },
-		"negative kmin":    func(p *Params) { p.Kmin = -2 },
-		"NaN lambda":       func(p *Params) { p.Lambda = math.NaN() },
-		"infinite epsilon": func(p *Params) { p.Epsilon = math.Inf(1) },
-		"negative weight":  func(p *Params) { p.Weights[2] = -1 },
-		"unknown strategy": func(p *Params) { p.Strategy = Uniform + 1 },
-		"floor above 1":    func(p *Params) { p.SimFloor = 1.5 },
-		"NaN floor":        func(p *Params) { p.SimFloor = math.NaN() },
-		"uniform no count": func(p *Params) { p.Strategy = Uniform; p.Count = nil },
+		"negative budget":     func(p *Params) { p.Budget = -1 },
+		"negative kmin":       func(p *Params) { p.Kmin = -2 },
+		"NaN lambda":          func(p *Params) { p.Lambda = math.NaN() },
+		"infinite epsilon":    func(p *Params) { p.Epsilon = math.Inf(1) },
+		"negative weight":     func(p *Params) { p.Weights[2] = -1 },
+		"unknown strategy":    func(p *Params) { p.Strategy = Uniform + 1 },
+		"floor above 1":       func(p *Params) { p.SimFloor = 1.5 },
+		"NaN floor":           func(p *Params) { p.SimFloor = math.NaN() },
+		"uniform no count":    func(p *Params) { p.Strategy = Uniform; p.Count = nil },
+		"reliability above 1": func(p *Params) { p.Reliability = 1.5 },
+		"NaN reliability":     func(p *Params) { p.Reliability = math.NaN() },
 	} {
 		p := DefaultParams()
 		mutate(&p)
@@ -65,6 +67,7 @@ func TestParamsRejected(t *testing.T) {
 		"NaN sim":         {ID: "x", Tier: base.T1, A: State{Tokens: 1, Sim: math.NaN()}},
 		"B on T4":         {ID: "x", Tier: base.T4, A: State{Tokens: 1}, B: &State{Tokens: 1}},
 		"negative counts": {ID: "x", Tier: base.T2, A: State{Tokens: 1}, NEntity: -1},
+		"reliability 2":   {ID: "x", Tier: base.T2, A: State{Tokens: 1}, Reliability: 2},
 	} {
 		if _, err := Pack([]Candidate{c}, DefaultParams()); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: got %v, want ErrInvalid", name, err)
@@ -172,6 +175,30 @@ func TestFidelityB(t *testing.T) {
 		c := Candidate{NEntity: tc.kept, NTotal: tc.total}
 		if got := fidelityB(&c, tc.eps); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("F(B) for %d/%d eps %v = %v, want %v", tc.kept, tc.total, tc.eps, got, tc.want)
+		}
+	}
+}
+
+// TestReliabilityWeight checks U scaled by 1 - w + w*r: w 0 ignores the
+// block's reliability r, w 1 scales by r alone, and the planner's default
+// leaves utility as it was.
+func TestReliabilityWeight(t *testing.T) {
+	for _, tc := range []struct{ w, r, want float64 }{
+		{0, 0.2, 1},
+		{1, 0.2, 0.2},
+		{0.5, 0.2, 0.6},
+		{0.5, 1, 1},
+		{0.5, 0, 0.5},
+	} {
+		c := Candidate{ID: "a", Tier: base.T3, Day: base.NoDay, Reliability: tc.r, A: State{Text: "a", Tokens: 20, Sim: 1}}
+		p := DefaultParams()
+		p.Weights, p.SimFloor, p.Budget, p.Reliability = [4]float64{1, 1, 1, 1}, 0, 20, tc.w
+		r, err := Pack([]Candidate{c}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Utility-tc.want) > 1e-12 {
+			t.Errorf("w %v r %v: utility %v, want %v", tc.w, tc.r, r.Utility, tc.want)
 		}
 	}
 }

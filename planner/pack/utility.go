@@ -56,13 +56,14 @@ func fidelityB(c *Candidate, epsilon float64) float64 {
 	return math.Min(1, float64(c.NEntity)/float64(c.NTotal)+epsilon)
 }
 
-// blockScale is W(tier) * exp(-lambda*dt), the part of U shared by a
-// block's states; dt is 0 for a permanent block.
+// blockScale is W(tier) * exp(-lambda*dt) * (1 - w + w*reliability), the
+// part of U shared by a block's states; dt is 0 for a permanent block.
 func blockScale(c *Candidate, p *Params) float64 {
+	scale := p.weight(c.Tier) * (1 - p.Reliability + p.Reliability*c.Reliability)
 	if c.Permanent {
-		return p.weight(c.Tier)
+		return scale
 	}
-	return p.weight(c.Tier) * decay(p, c.Day)
+	return scale * decay(p, c.Day)
 }
 
 // appendStates appends block i's non-empty states to dst.
