@@ -2,6 +2,7 @@ package medkb
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -38,5 +39,41 @@ func TestItemReliability(t *testing.T) {
 	}
 	if seen != len(want) {
 		t.Fatalf("packed %d of the %d documents: %+v", seen, len(want), r.Items)
+	}
+}
+
+// TestPackReliability checks that PACK's reliability weight decides
+// between two studies that say the same: with room for one, the
+// meta-analysis is packed rather than the case report.
+func TestPackReliability(t *testing.T) {
+	db := openEmpty(t)
+	ctx := context.Background()
+	text := "Statins reduce myocardial infarction risk in adults."
+	docs := []Doc{
+		{ID: "a-report", Text: text, Evidence: "case report", Published: "2025"},
+		{ID: "b-ma", Text: text, Evidence: "meta-analysis", Published: "2025"},
+	}
+	if _, err := db.Ingest(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	all, err := db.Query(ctx, `RETRIEVE "statins myocardial infarction" PACK budget 512 kmin 0 now "2026-01-01"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Items) != 2 {
+		t.Fatalf("packed %d items, want both", len(all.Items))
+	}
+	budget := max(all.Items[0].Tokens, all.Items[1].Tokens) + 1 // room for one
+	for _, tc := range []struct {
+		weight string
+		want   string
+	}{{"0", "a-report"}, {"1", "b-ma"}} {
+		r, err := db.Query(ctx, fmt.Sprintf(`RETRIEVE "statins myocardial infarction" PACK budget %d kmin 0 reliability %s now "2026-01-01"`, budget, tc.weight))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Items) != 1 || r.Items[0].Doc != tc.want {
+			t.Errorf("reliability %s: packed %+v, want %s alone", tc.weight, r.Items, tc.want)
+		}
 	}
 }

@@ -115,6 +115,7 @@ type PackClause struct {
 	Lambda   *Num
 	Epsilon  *Num
 	Floor    *Num
+	Reliab   *Num // the reliability weight
 	Strategy *Name
 	Now      *Str
 }

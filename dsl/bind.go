@@ -81,7 +81,7 @@ func (s *Statement) slots() []slot {
 				addNum(&p.Weights.Nums[i])
 			}
 		}
-		addNum(p.Lambda, p.Epsilon, p.Floor)
+		addNum(p.Lambda, p.Epsilon, p.Floor, p.Reliab)
 		addStr(p.Now)
 	}
 	if s.Limit != nil {

@@ -157,6 +157,8 @@ func buildPack(text source, g *grammar.Pack) (*PackClause, *Error) {
 			p.Epsilon = optNum(o.Epsilon)
 		case "floor":
 			p.Floor = optNum(o.Floor)
+		case "reliability":
+			p.Reliab = optNum(o.Reliab)
 		case "strategy":
 			p.Strategy = &Name{Pos: pos(o.Strategy.Pos), Text: strings.ToLower(o.Strategy.Name)}
 		case "now":
@@ -183,6 +185,8 @@ func packOptionName(o *grammar.PackOption) string {
 		return "epsilon"
 	case o.Floor != nil:
 		return "floor"
+	case o.Reliab != nil:
+		return "reliability"
 	case o.Strategy != nil:
 		return "strategy"
 	case o.Now != nil:

@@ -177,6 +177,9 @@ func (c *checker) pack(s *Statement) *Error {
 	if x.Floor, err = c.decimal(p.Floor, spec{name: "floor", lo: 0, hi: 1, def: defaultFloor, key: ParamFloor}); err != nil {
 		return err
 	}
+	if x.Reliability, err = c.decimal(p.Reliab, spec{name: "reliability", lo: 0, hi: 1, def: defaultReliability, key: ParamReliability}); err != nil {
+		return err
+	}
 	if x.Strategy, err = c.strategy(p.Strategy); err != nil {
 		return err
 	}

@@ -15,12 +15,13 @@ const (
 	defaultMinEntities = 1
 	// PACK's defaults are the packer's own (planner/pack, DefaultParams):
 	// the language names them but does not restate them.
-	defaultKmin     = pack.DefaultKmin
-	defaultLambda   = pack.DefaultLambda // per year
-	defaultEpsilon  = pack.DefaultEpsilon
-	defaultFloor    = pack.DefaultSimFloor // similarity floor
-	defaultStrategy = pack.Ebm
-	defaultLimit    = 10 // without PACK; with PACK there is no cap
+	defaultKmin        = pack.DefaultKmin
+	defaultLambda      = pack.DefaultLambda // per year
+	defaultEpsilon     = pack.DefaultEpsilon
+	defaultFloor       = pack.DefaultSimFloor // similarity floor
+	defaultReliability = 0                    // off: utility ignores evidence reliability
+	defaultStrategy    = pack.Ebm
+	defaultLimit       = 10 // without PACK; with PACK there is no cap
 
 	maxK        = 10_000
 	maxDocVoteM = 1000

@@ -9,7 +9,7 @@
 //	WHERE tier IN (T1, T2) AND time >= "2018" AND meta.科室 = "心内科"
 //	FUSE rrf(k=60)
 //	EXPAND metapath "Disease -has_symptom-> Symptom" HOPS 2 LIMIT 20 WHEN entities >= 1
-//	PACK budget 512 kmin 1 weights (2.5, 2.5, 1, 1) lambda 0.02 epsilon 0 floor 0.5 strategy ebm now "2026-01-01"
+//	PACK budget 512 kmin 1 weights (2.5, 2.5, 1, 1) lambda 0.02 epsilon 0 floor 0.5 reliability 0 strategy ebm now "2026-01-01"
 //	LIMIT 10
 //
 // Only RETRIEVE is required; the card's short form
@@ -38,7 +38,9 @@
 // (required), kmin 0..100 (1), weights four numbers above 0 that never
 // increase from T1 to T4 ((2.5, 2.5, 1, 1)), lambda >= 0 per year
 // (0.02), epsilon 0..1 (0), floor 0..1 (0.5; the similarity floor, Sim =
-// (1 - floor) * cosine + floor * tokens / 20), strategy ebm, paper,
+// (1 - floor) * cosine + floor * tokens / 20), reliability 0..1 (0, off;
+// utility times 1 - w + w * the document's evidence reliability, see
+// docs/reliability.md), strategy ebm, paper,
 // exact, fifo, semantic or uniform (ebm), now a date ("" = time of
 // execution); LIMIT 1..1000000 (10, or no cap with PACK); query text
 // non-empty and at most 4096 bytes; the statement at most 64 KiB (checked

@@ -141,6 +141,7 @@ func printPack(p *PackClause) []string {
 	num("lambda", p.Lambda)
 	num("epsilon", p.Epsilon)
 	num("floor", p.Floor)
+	num("reliability", p.Reliab)
 	if p.Strategy != nil {
 		parts = append(parts, "strategy", p.Strategy.Text)
 	}

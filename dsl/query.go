@@ -86,15 +86,18 @@ type Metapath struct {
 
 // Pack is the EBM-Pack stage.
 type Pack struct {
-	Budget   int        // tokens
-	Kmin     int        // per-tier quota
-	Weights  [4]float64 // tier weights T1..T4, non-increasing, all above 0
-	Lambda   float64    // time decay per year
-	Epsilon  float64    // fidelity bonus of the compressed state
-	Floor    float64    // similarity floor: Sim = (1 - Floor) * cosine + Floor * tokens / 20
-	Strategy pack.Strategy
-	Now      base.Day // the reference day of time decay; base.NoDay for the time of execution
-	NowPos   Pos      // where now was written (zero when defaulted)
+	Budget  int        // tokens
+	Kmin    int        // per-tier quota
+	Weights [4]float64 // tier weights T1..T4, non-increasing, all above 0
+	Lambda  float64    // time decay per year
+	Epsilon float64    // fidelity bonus of the compressed state
+	Floor   float64    // similarity floor: Sim = (1 - Floor) * cosine + Floor * tokens / 20
+	// Reliability w scales utility by 1 - w + w * the block's evidence
+	// reliability (docs/reliability.md); 0 is off.
+	Reliability float64
+	Strategy    pack.Strategy
+	Now         base.Day // the reference day of time decay; base.NoDay for the time of execution
+	NowPos      Pos      // where now was written (zero when defaulted)
 }
 
 // Param names a defaultable parameter in Query.Defaulted.
@@ -102,24 +105,25 @@ type Param string
 
 // The defaultable parameters.
 const (
-	ParamUsing       Param = "using"         // USING omitted: both arms
-	ParamBM25K       Param = "bm25.k"        // 50
-	ParamVectorK     Param = "vector.k"      // 50
-	ParamFuse        Param = "fuse"          // FUSE omitted: rrf
-	ParamFuseK       Param = "fuse.k"        // 60
-	ParamFuseAlpha   Param = "fuse.alpha"    // 0.5
-	ParamFuseM       Param = "fuse.m"        // 5
-	ParamHops        Param = "expand.hops"   // 2
-	ParamExpandLimit Param = "expand.limit"  // 20
-	ParamMinEntities Param = "expand.when"   // 1
-	ParamKmin        Param = "pack.kmin"     // 1
-	ParamWeights     Param = "pack.weights"  // (2.5, 2.5, 1, 1)
-	ParamLambda      Param = "pack.lambda"   // 0.02 per year
-	ParamEpsilon     Param = "pack.epsilon"  // 0
-	ParamFloor       Param = "pack.floor"    // 0.5
-	ParamStrategy    Param = "pack.strategy" // ebm
-	ParamNow         Param = "pack.now"      // time of execution
-	ParamLimit       Param = "limit"         // 10, or none with PACK
+	ParamUsing       Param = "using"            // USING omitted: both arms
+	ParamBM25K       Param = "bm25.k"           // 50
+	ParamVectorK     Param = "vector.k"         // 50
+	ParamFuse        Param = "fuse"             // FUSE omitted: rrf
+	ParamFuseK       Param = "fuse.k"           // 60
+	ParamFuseAlpha   Param = "fuse.alpha"       // 0.5
+	ParamFuseM       Param = "fuse.m"           // 5
+	ParamHops        Param = "expand.hops"      // 2
+	ParamExpandLimit Param = "expand.limit"     // 20
+	ParamMinEntities Param = "expand.when"      // 1
+	ParamKmin        Param = "pack.kmin"        // 1
+	ParamWeights     Param = "pack.weights"     // (2.5, 2.5, 1, 1)
+	ParamLambda      Param = "pack.lambda"      // 0.02 per year
+	ParamEpsilon     Param = "pack.epsilon"     // 0
+	ParamFloor       Param = "pack.floor"       // 0.5
+	ParamReliability Param = "pack.reliability" // 0, off
+	ParamStrategy    Param = "pack.strategy"    // ebm
+	ParamNow         Param = "pack.now"         // time of execution
+	ParamLimit       Param = "limit"            // 10, or none with PACK
 )
 
 // ErrorAt builds a positioned error against the statement's text, for
@@ -234,10 +238,16 @@ func (q *Query) describePack() string {
 	if p.Now == base.NoDay {
 		now = "(execution time)"
 	}
-	return fmt.Sprintf("budget=%d kmin=%d%s weights=(%s)%s lambda=%s%s epsilon=%s%s floor=%s%s strategy=%s%s now=%s%s",
+	// The reliability weight is shown only when the statement gives it,
+	// so that plans of statements without it read as they always did.
+	reliab := ""
+	if !q.Defaulted[ParamReliability] {
+		reliab = " reliability=" + fmtFloat(p.Reliability)
+	}
+	return fmt.Sprintf("budget=%d kmin=%d%s weights=(%s)%s lambda=%s%s epsilon=%s%s floor=%s%s%s strategy=%s%s now=%s%s",
 		p.Budget, p.Kmin, q.mark(ParamKmin), strings.Join(w, ", "), q.mark(ParamWeights),
 		fmtFloat(p.Lambda), q.mark(ParamLambda), fmtFloat(p.Epsilon), q.mark(ParamEpsilon),
-		fmtFloat(p.Floor), q.mark(ParamFloor),
+		fmtFloat(p.Floor), q.mark(ParamFloor), reliab,
 		p.Strategy, q.mark(ParamStrategy), now, q.mark(ParamNow))
 }
 

@@ -54,12 +54,18 @@ func (p *Plan) Explain(reports []OpReport) string {
 			now = "now"
 		}
 		w := n.Params.Weights
-		add(opPack, fmt.Sprintf("Pack strategy=%s budget=%d kmin=%s weights=%s lambda=%s epsilon=%s floor=%s relevance-power=%g now=%s",
+		// The reliability weight shows only when the statement gives it,
+		// so that plans without it read as they always did.
+		reliab := ""
+		if !d[dsl.ParamReliability] {
+			reliab = fmt.Sprintf(" reliability=%g", n.Params.Reliability)
+		}
+		add(opPack, fmt.Sprintf("Pack strategy=%s budget=%d kmin=%s weights=%s lambda=%s epsilon=%s floor=%s%s relevance-power=%g now=%s",
 			mark(dsl.ParamStrategy, n.Params.Strategy.String()), n.Params.Budget,
 			mark(dsl.ParamKmin, fmt.Sprint(n.Params.Kmin)),
 			mark(dsl.ParamWeights, fmt.Sprintf("(%g, %g, %g, %g)", w[0], w[1], w[2], w[3])),
 			mark(dsl.ParamLambda, fmt.Sprint(n.Params.Lambda)), mark(dsl.ParamEpsilon, fmt.Sprint(n.Params.Epsilon)),
-			mark(dsl.ParamFloor, fmt.Sprint(n.Params.SimFloor)), n.Params.RelevancePower,
+			mark(dsl.ParamFloor, fmt.Sprint(n.Params.SimFloor)), reliab, n.Params.RelevancePower,
 			mark(dsl.ParamNow, now)))
 	}
 	add(opRelevance, fmt.Sprintf("Relevance evidence>=%g on-topic>=%g (coverage of the topic by idf, cosine x%g, graph)",

@@ -173,7 +173,7 @@ func bindExpand(q *dsl.Query, g *graph.Graph) (*ExpandNode, error) {
 func bindPack(q *dsl.Query) *PackNode {
 	qp := q.Pack
 	return &PackNode{NowText: qp.Now.String(), Params: pack.Params{Budget: qp.Budget, Kmin: qp.Kmin, Weights: qp.Weights,
-		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, RelevancePower: pack.QueryRelevancePower, Strategy: qp.Strategy, Now: qp.Now}}
+		Lambda: qp.Lambda, Epsilon: qp.Epsilon, SimFloor: qp.Floor, Reliability: qp.Reliability, RelevancePower: pack.QueryRelevancePower, Strategy: qp.Strategy, Now: qp.Now}}
 }
 
 // describe formats a filter for EXPLAIN.

@@ -147,6 +147,7 @@ type PackOption struct {
 	Lambda   *Number   `parser:"| 'lambda' @@"`
 	Epsilon  *Number   `parser:"| 'epsilon' @@"`
 	Floor    *Number   `parser:"| 'floor' @@"`
+	Reliab   *Number   `parser:"| 'reliability' @@"`
 	Strategy *Strategy `parser:"| 'strategy' @@"`
 	Now      *String   `parser:"| 'now' @@"`
 }

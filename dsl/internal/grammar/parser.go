@@ -88,7 +88,7 @@ var words = slices.Concat([]string{
 	"WHERE", "tier", "type", "patient", "time", "source", "evidence", "lang", "doc", "meta", "IN", "AND",
 	"FUSE", "rrf", "weighted", "docvote", "alpha", "m",
 	"EXPAND", "metapath", "HOPS", "WHEN", "entities",
-	"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "strategy",
+	"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "reliability", "strategy",
 }, pack.StrategyNames(), []string{"now", "LIMIT"})
 
 // Puncts lists every punctuation token of the grammar, in the order in
