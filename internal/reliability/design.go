@@ -86,21 +86,25 @@ func normalise(s string) string {
 // Cues are the phrases that type a document with neither Evidence nor
 // Type, matched in its lower-cased title and text. They are kept
 // conservative: each describes the study itself ("patients were
-// randomized"), not studies it cites, and when cues of several designs
-// appear the lowest design wins, so that a cue never raises a document
-// above what its text also says it is.
+// randomized", "this meta-analysis"), not studies it cites ("a previous
+// meta-analysis", "randomized trials have shown"), and when cues of
+// several designs appear the lowest design wins, so that a cue never
+// raises a document above what its text also says it is. Bare design
+// names are cues only for the low designs ("case series",
+// "case-control"), where a cited mention can only lower a score.
 var Cues = []struct {
 	Design  Design
 	Phrases []string
 }{
-	{ExpertOpinion, []string{"expert opinion", "this editorial", "this commentary", "consensus statement"}},
-	{CaseReport, []string{"case report", "we report a case", "we present a case", "we describe a case", "we report a patient", "we present a patient"}},
+	{ExpertOpinion, []string{"this editorial", "this commentary", "this viewpoint"}},
+	{CaseReport, []string{"this case report", "a case report", "we report a case", "we present a case", "we describe a case", "we report a patient", "we present a patient"}},
 	{CaseSeries, []string{"case series"}},
 	{CaseControl, []string{"case-control", "case control study"}},
 	{Cohort, []string{"cohort study", "retrospective cohort", "prospective cohort", "population-based cohort", "longitudinal cohort"}},
 	{ClinicalTrial, []string{"non-randomized", "nonrandomized", "non-randomised", "nonrandomised", "single-arm", "single arm trial", "open-label trial", "phase ii trial", "phase 2 trial"}},
 	{RCT, []string{"randomly assigned", "randomly allocated", "were randomized", "were randomised", "a randomized controlled trial", "a randomised controlled trial", "randomized, double-blind", "randomised, double-blind", "randomized, placebo-controlled", "randomised, placebo-controlled"}},
-	{Synthesis, []string{"meta-analysis", "systematic review", "meta analysis"}},
+	{Synthesis, []string{"this meta-analysis", "a meta-analysis of", "meta-analysis was performed", "we performed a meta-analysis", "we conducted a meta-analysis",
+		"this systematic review", "a systematic review of", "we performed a systematic review", "we conducted a systematic review"}},
 }
 
 // cueDesign is the design the text cues give text: the lowest design one
