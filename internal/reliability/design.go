@@ -1,8 +1,6 @@
 package reliability
 
-import (
-	"strings"
-)
+import "strings"
 
 // Design is a study design, ordered by the trust it earns: a larger value
 // is more reliable. Unknown is the zero value.

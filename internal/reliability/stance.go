@@ -1,6 +1,13 @@
 package reliability
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalid is returned by Weigh when its margin, a reliability or a
+// stance is out of range.
+var ErrInvalid = errors.New("medkb: invalid evidence weighing")
 
 // Stance is what a piece of evidence says of a claim, as the caller's
 // judge (an NLI model, an LLM, a person) labelled it.
@@ -53,12 +60,12 @@ type Tally struct {
 // outside [0, 1] or a stance not among the three is an error.
 func Weigh(items []Labelled, margin float64) (Tally, error) {
 	if !(margin >= 0 && margin < 1) {
-		return Tally{}, fmt.Errorf("reliability: margin %v is not in [0, 1)", margin)
+		return Tally{}, fmt.Errorf("%w: margin %v is not in [0, 1)", ErrInvalid, margin)
 	}
 	var t Tally
 	for i, it := range items {
 		if !(it.Reliability >= 0 && it.Reliability <= 1) {
-			return Tally{}, fmt.Errorf("reliability: item %d: reliability %v is not in [0, 1]", i, it.Reliability)
+			return Tally{}, fmt.Errorf("%w: item %d: reliability %v is not in [0, 1]", ErrInvalid, i, it.Reliability)
 		}
 		switch it.Stance {
 		case Supports:
@@ -67,7 +74,7 @@ func Weigh(items []Labelled, margin float64) (Tally, error) {
 			t.Contradict += it.Reliability
 		case Irrelevant:
 		default:
-			return Tally{}, fmt.Errorf("reliability: item %d: unknown stance %d", i, it.Stance)
+			return Tally{}, fmt.Errorf("%w: item %d: unknown stance %d", ErrInvalid, i, it.Stance)
 		}
 	}
 	total := t.Support + t.Contradict

@@ -1,6 +1,9 @@
 package reliability
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestWeigh(t *testing.T) {
 	const ma, rct, cohort, report = 1.0, 0.875, 0.625, 0.25
@@ -41,8 +44,8 @@ func TestWeighRefuses(t *testing.T) {
 		{"reliability above 1", []Labelled{{1.5, Supports}}, 0.2},
 		{"unknown stance", []Labelled{{0.5, Stance(7)}}, 0.2},
 	} {
-		if _, err := Weigh(tc.items, tc.margin); err == nil {
-			t.Errorf("%s: no error", tc.name)
+		if _, err := Weigh(tc.items, tc.margin); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", tc.name, err)
 		}
 	}
 }
