@@ -12,8 +12,9 @@ import (
 // so that copy-forward text (one troponin line in three notes) is packed
 // once, and flags the outliers among those left (x.outliers). A dropped
 // copy is reported as "duplicate" with the kept copy and the test that
-// matched. Candidates are compared within one tier and one patient, and
-// only when they state the same values; see package internal/dedup for
+// matched. Candidates are compared within one tier and one patient (and
+// relevant with relevant, context with context), and only when they
+// state the same values; see package internal/dedup for
 // the tests, the thresholds and which copy is kept.
 func (x *execution) dedup(cands []*candidate) []*candidate {
 	start := time.Now()
@@ -22,7 +23,9 @@ func (x *execution) dedup(cands []*candidate) []*candidate {
 		es[i] = dedup.Entry{Text: c.text(), Score: c.Score + c.boost, Day: c.day(), Group: c.tier().String() + " path"}
 		if c.path == nil {
 			es[i].Vec = x.env.Vectors.Vector(c.chunk.Ord)
-			es[i].Group = fmt.Sprintf("%s patient %d", c.tier(), c.slot.Patient)
+			// Context (the rest of a record) is packed only into room
+			// left, so a relevant copy is never dropped for it.
+			es[i].Group = fmt.Sprintf("%s patient %d context %t", c.tier(), c.slot.Patient, c.context)
 		}
 	}
 	var kept []*candidate
