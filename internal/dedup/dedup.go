@@ -61,10 +61,6 @@ func Find(es []Entry) []*Match {
 		prep[i] = entry{Entry: &es[i], values: values(es[i].Text), shingles: shingles(es[i].Text)}
 	}
 	out := make([]*Match, len(es))
-	type cluster struct {
-		kept int
-		best float64 // the best score of its copies
-	}
 	var clusters []cluster
 	for i := range prep {
 		for ci := range clusters {
@@ -74,7 +70,7 @@ func Find(es []Entry) []*Match {
 				continue
 			}
 			newer := prep[i].Day != base.NoDay && prep[i].Day > prep[c.kept].Day
-			if newer && prep[i].Score >= c.best*(1-TieRatio) {
+			if newer && prep[i].Score >= c.best*(1-TieRatio) && !dupOfAnother(prep, clusters, ci, i) {
 				// The newer close copy takes the older one's place,
 				// and the older one's copies point to it.
 				for j, o := range out {
@@ -96,6 +92,24 @@ func Find(es []Entry) []*Match {
 		}
 	}
 	return out
+}
+
+// cluster is the copies of one piece of evidence found so far.
+type cluster struct {
+	kept int
+	best float64 // the best score of its copies
+}
+
+// dupOfAnother reports whether entry i duplicates the kept entry of a
+// cluster other than skip: such an entry may not become a kept one, or
+// two kept entries would be duplicates.
+func dupOfAnother(prep []entry, clusters []cluster, skip, i int) bool {
+	for ci, c := range clusters {
+		if ci != skip && duplicate(&prep[i], &prep[c.kept]) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // duplicate reports whether a and b are near-duplicates, and by which

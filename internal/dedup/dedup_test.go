@@ -1,6 +1,9 @@
 package dedup
 
 import (
+	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
@@ -61,5 +64,45 @@ func TestOutliers(t *testing.T) {
 	}
 	if Outliers(vecs[:4]) != nil {
 		t.Error("outliers among fewer than MinOutlierSet vectors")
+	}
+}
+
+// TestFindKeepsNoDuplicates: whatever the entries, no two kept ones are
+// duplicates of each other (same group, same values, and cosine or
+// shingles over the thresholds), and every dropped one names a kept one.
+func TestFindKeepsNoDuplicates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{"troponin", "2.3", "ng/mL", "chest", "pain", "elevated", "repeat", "肌钙蛋白", "升高"}
+	for round := range 200 {
+		es := make([]Entry, 12)
+		for i := range es {
+			var sb strings.Builder
+			for range 3 + rng.IntN(4) {
+				sb.WriteString(words[rng.IntN(len(words))] + " ")
+			}
+			v := []float32{1, rng.Float32() * 0.4, rng.Float32() * 0.4}
+			norm := float32(math.Sqrt(float64(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])))
+			for k := range v {
+				v[k] /= norm
+			}
+			es[i] = Entry{Text: sb.String(), Vec: v, Group: []string{"a", "b"}[rng.IntN(2)],
+				Score: 1 - float64(i)*0.01, Day: base.Day(rng.IntN(3))}
+		}
+		ms := Find(es)
+		var kept []entry
+		for i, m := range ms {
+			if m == nil {
+				kept = append(kept, entry{Entry: &es[i], values: values(es[i].Text), shingles: shingles(es[i].Text)})
+			} else if ms[m.Kept] != nil {
+				t.Fatalf("round %d: entry %d is a duplicate of %d, which was dropped too", round, i, m.Kept)
+			}
+		}
+		for a := range kept {
+			for b := range kept[a+1:] {
+				if m := duplicate(&kept[a], &kept[a+1+b]); m != nil {
+					t.Fatalf("round %d: kept %q and %q are duplicates (%v)", round, kept[a].Text, kept[a+1+b].Text, m)
+				}
+			}
+		}
 	}
 }

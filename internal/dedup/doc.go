@@ -41,7 +41,11 @@
 // after it has a score within TieRatio (2 %) of it and a later date: then
 // the newest of those close copies is kept (copy-forward means the newest
 // note is the current one; a copy scored clearly lower stays dropped).
-// Each dropped copy names the kept one and the test that matched.
+// A copy that also duplicates another kept entry never takes a kept
+// one's place, so no two kept entries are duplicates of each other (the
+// packed context holds no pair at cosine >= 0.95 unless their tier,
+// patient or values differ). Each dropped copy names the kept one and
+// the test that matched.
 //
 // # Outliers
 //
