@@ -15,7 +15,7 @@ func TestValues(t *testing.T) {
 		"BP 120/80 mmHg, HR 88 bpm, 45%":    "120 45% 80mmhg 88bpm",
 		"体温38.5℃，心率88次/分":                   "38.5℃ 88次/分",
 		"no values here":                    "",
-		"ＷＢＣ　１２．５ x10^9/L":                  "10 12.5 9",
+		"ＷＢＣ　１２．５ x10^9/L":                  "12.5x10^9/l",
 		"two tablets, then 3 more tomorrow": "3",
 	} {
 		if got := values(in); got != want {
