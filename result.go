@@ -122,6 +122,10 @@ type Provenance struct {
 	// Context: not found for the question but part of the patient's
 	// record, packed into room the relevant evidence left.
 	Context bool `json:"context,omitempty"`
+	// Outlier: far from the rest of the evidence (its mean cosine to the
+	// other candidates), flagged and kept; OutlierReason says by how far.
+	Outlier       bool   `json:"outlier,omitempty"`
+	OutlierReason string `json:"outlier_reason,omitempty"`
 }
 
 // ArmScore is a candidate's rank (from 1) and score in one retriever.
@@ -134,7 +138,8 @@ type ArmScore struct {
 type Dropped struct {
 	ID string `json:"id"` // the chunk, as Item.ID
 	// Reason is why: "budget", "lower-density", "quota",
-	// "mutual-exclusion", "not-relevant", "limit", ...
+	// "mutual-exclusion", "not-relevant", "duplicate" (Detail names the
+	// kept copy and the test that matched), "limit", ...
 	Reason string `json:"reason"`
 	Detail string `json:"detail,omitempty"`
 }
@@ -280,7 +285,7 @@ func newItem(it planner.Item) Item {
 		Why: it.Why, Reliability: it.Reliability, Other: it.Other, Text: it.Text,
 		Provenance: Provenance{BM25: (*ArmScore)(pv.BM25), Vector: (*ArmScore)(pv.Vector), Fused: pv.Fused,
 			Votes: pv.Votes, Boost: pv.Boost, Path: (*Path)(pv.Path), Relevance: pv.Relevance,
-			Coverage: pv.Coverage, Context: pv.Context}}
+			Coverage: pv.Coverage, Context: pv.Context, Outlier: pv.Outlier, OutlierReason: pv.OutlierReason}}
 }
 
 func newSource(s planner.Source) Source {

@@ -147,6 +147,8 @@ type execution struct {
 	reports  []OpReport
 	res      *Result
 	quota    packedQuota // PACK's, for LIMIT to count again
+	// outliers are the candidates Dedup flagged, with the reason.
+	outliers map[*candidate]string
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {
@@ -186,7 +188,7 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 		return nil, err
 	}
 	if p.Pack != nil {
-		if err := clk.check(ctx, StagePacking, x.pack(ctx, cands)); err != nil {
+		if err := clk.check(ctx, StagePacking, x.pack(ctx, x.dedup(cands))); err != nil {
 			return nil, err
 		}
 	} else {

@@ -9,8 +9,10 @@ import (
 
 // Operator names, shared by EXPLAIN and EXPLAIN ANALYZE reports.
 const (
-	opLimit  = "Limit"
-	opPack   = "Pack"
+	opLimit = "Limit"
+	opPack  = "Pack"
+	// opDedup drops near-duplicates and flags outliers before Pack.
+	opDedup  = "Dedup"
 	opExpand = "Expand"
 	// opRelevance is the relevance stage (judge), between Expand and Pack.
 	opRelevance = "Relevance"
@@ -67,6 +69,9 @@ func (p *Plan) Explain(reports []OpReport) string {
 			mark(dsl.ParamLambda, fmt.Sprint(n.Params.Lambda)), mark(dsl.ParamEpsilon, fmt.Sprint(n.Params.Epsilon)),
 			mark(dsl.ParamFloor, fmt.Sprint(n.Params.SimFloor)), reliab, n.Params.RelevancePower,
 			mark(dsl.ParamNow, now)))
+	}
+	if p.Pack != nil {
+		add(opDedup, dedupExplain())
 	}
 	add(opRelevance, fmt.Sprintf("Relevance evidence>=%g on-topic>=%g (coverage of the topic by idf, cosine x%g, graph)",
 		minEvidence, onTopic, p.Fuse.VectorWeight))

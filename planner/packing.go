@@ -328,6 +328,8 @@ func (x *execution) item(c *candidate, state, text string, utility, density floa
 		Utility: utility, Density: density, Why: why, day: c.day(),
 		Provenance: Provenance{BM25: c.BM25, Vector: c.Vector, Fused: c.Score, Votes: c.Votes, Boost: c.boost, Path: c.path,
 			Relevance: c.rel, Coverage: c.coverage, Context: c.context}}
+	it.Provenance.OutlierReason, it.Provenance.Outlier = x.outliers[c]
+
 	if c.path != nil {
 		it.Type = "graph-path"
 		return it

@@ -111,6 +111,11 @@ type Provenance struct {
 	// Context: not found for the question, but part of the patient's
 	// record, packed into room the relevant evidence left.
 	Context bool `json:"context,omitempty"`
+	// Outlier: far from the rest of the evidence (its mean cosine to the
+	// other candidates; see Dedup), flagged and kept; OutlierReason says
+	// by how far.
+	Outlier       bool   `json:"outlier,omitempty"`
+	OutlierReason string `json:"outlier_reason,omitempty"`
 }
 
 // Dropped is a candidate that did not make it into the context, and why.

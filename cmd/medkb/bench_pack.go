@@ -26,6 +26,8 @@ type caseFlags struct {
 	validation bool
 	question   bool
 	record     bool
+	duplicates bool
+	dedup      bool
 	embed      embedFlags
 }
 
@@ -39,6 +41,8 @@ func (f *caseFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.validation, "validation", false, "with --medqa: the n vignettes after the sample instead, disjoint from it (for tuning)")
 	c.Flags().BoolVar(&f.question, "question-only", false, "with --medqa: query with the final question and the options, not the whole vignette")
 	c.Flags().BoolVar(&f.record, "record-in-query", false, "with --cases: put each case's segments before its query, as a MedQA question carries its vignette")
+	c.Flags().BoolVar(&f.duplicates, "duplicates", false, "add 1 to 3 copy-forward copies of signal segments to each case, after the noise")
+	c.Flags().BoolVar(&f.dedup, "dedup", false, "drop near-duplicates before packing, as a query's Dedup does")
 	f.embed.register(c, embed.NewHash(0).Name(), "what computes Sim")
 }
 
@@ -85,6 +89,7 @@ func (f *caseFlags) suite(cmd *cobra.Command) (*packbench.Suite, error) {
 	}
 	opt := packbench.DefaultOptions()
 	opt.NoiseRatio, opt.Seed, opt.GoldTiers, opt.Embedder = f.noise, f.seed, f.goldTiers, emb
+	opt.Duplicates, opt.Dedup = f.duplicates, f.dedup
 	return packbench.Prepare(cmd.Context(), cases, opt)
 }
 

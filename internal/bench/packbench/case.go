@@ -50,6 +50,9 @@ type Segment struct {
 	// means clinical.Keys(Text); an empty list means the segment has none
 	// and survives whenever it is packed.
 	Keys []string `json:"keys"`
+	// copyOf is the id of the signal segment this one copies
+	// (AddDuplicates), "" for an original.
+	copyOf string
 }
 
 // ReadCases reads JSON Lines cases from r; name prefixes the positions in

@@ -27,6 +27,12 @@ type Options struct {
 	Embedder embed.Embedder
 	// Tokenizer costs the states; nil means text.NewTokenizer().
 	Tokenizer text.Tokenizer
+	// Duplicates adds 1 to 3 copies of signal segments to each case,
+	// after the noise (AddDuplicates).
+	Duplicates bool
+	// Dedup drops near-duplicates before packing, as the planner does
+	// (internal/dedup; see dedupCase).
+	Dedup bool
 }
 
 // DefaultOptions is the paper's protocol: 1:12 noise, classified tiers.
@@ -51,9 +57,10 @@ type prepared struct {
 
 // signalSeg is a signal segment to account for after packing.
 type signalSeg struct {
-	cand int       // index into cands
-	keys []string  // must all be in the packed state's text; folded (text.FoldKey)
-	tier base.Tier // gold, else classified: decides whether it counts for RRCE
+	cand   int       // index into cands
+	copies []int     // its copies' (AddDuplicates), which survive for it
+	keys   []string  // must all be in the packed state's text; folded (text.FoldKey)
+	tier   base.Tier // gold, else classified: decides whether it counts for RRCE
 }
 
 // t1t2 reports whether the segment counts for RRCE.
@@ -77,6 +84,9 @@ func Prepare(ctx context.Context, cases []Case, opt Options) (*Suite, error) {
 	if opt.NoiseRatio > 0 {
 		noisy = AddNoise(cases, opt.NoiseRatio, opt.Seed)
 	}
+	if opt.Duplicates {
+		noisy = AddDuplicates(noisy, opt.Seed)
+	}
 	s := &Suite{cases: make([]prepared, len(noisy)),
 		count: func(_ int, text string) int { return opt.Tokenizer.Count(text) }}
 	errs := make([]error, len(noisy))
@@ -99,6 +109,12 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 	p := prepared{id: c.ID, now: now, cands: make([]pack.Candidate, len(c.Segments))}
 	texts := []string{c.Query}
 	hasB := make([]bool, len(c.Segments))
+	copies := map[string][]int{} // by the id of the original
+	for i, seg := range c.Segments {
+		if seg.copyOf != "" {
+			copies[seg.copyOf] = append(copies[seg.copyOf], i)
+		}
+	}
 	for i, seg := range c.Segments {
 		classified, why := clinical.Classify(seg.Type, base.TierNone, seg.Text)
 		tier, evalTier := classified, classified
@@ -126,7 +142,7 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 			if keys == nil {
 				keys = clinical.Keys(seg.Text)
 			}
-			p.signal = append(p.signal, signalSeg{cand: i, keys: foldKeys(keys), tier: evalTier})
+			p.signal = append(p.signal, signalSeg{cand: i, copies: copies[seg.ID], keys: foldKeys(keys), tier: evalTier})
 		}
 	}
 	vecs, err := opt.Embedder.Embed(ctx, texts)
@@ -134,13 +150,18 @@ func prepareCase(ctx context.Context, c *Case, opt *Options) (prepared, error) {
 		return prepared{}, fmt.Errorf("case %q: embedding: %w", c.ID, err)
 	}
 	next := 1
+	vecA := make([][]float32, len(p.cands))
 	for i := range p.cands {
 		p.cands[i].A.Sim = dot(vecs[0], vecs[next])
+		vecA[i] = vecs[next]
 		next++
 		if hasB[i] {
 			p.cands[i].B.Sim = dot(vecs[0], vecs[next])
 			next++
 		}
+	}
+	if opt.Dedup {
+		p.dedup(vecA)
 	}
 	return p, nil
 }

@@ -275,7 +275,9 @@ func (s *Suite) runCase(pk *pack.Packer, c *prepared, cfg *Config) caseResult {
 func survivors(res *pack.Result, c *prepared) (t1t2, all int) {
 	state, packed := packedStates(res, len(c.cands))
 	for _, sg := range c.signal {
-		if state[sg.cand] == 0 || !containsAll(packed[sg.cand], sg.keys) {
+		if !slices.ContainsFunc(append([]int{sg.cand}, sg.copies...), func(k int) bool {
+			return state[k] != 0 && containsAll(packed[k], sg.keys)
+		}) {
 			continue
 		}
 		all++

@@ -1,0 +1,266 @@
+package dedup
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/viterin/vek/vek32"
+
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
+)
+
+// The thresholds (see the package doc).
+const (
+	MinCosine   = 0.95
+	MinShingles = 0.8
+	TieRatio    = 0.02
+)
+
+// Entry is one candidate, given in rank order (best first).
+type Entry struct {
+	Text string
+	// Vec is the candidate's normalised vector, nil when it has none.
+	Vec []float32
+	// Group must be equal for two entries to be duplicates: the planner
+	// puts the tier and the patient in it.
+	Group string
+	Score float64  // the rank's score; higher is better
+	Day   base.Day // base.NoDay when unknown
+}
+
+// Match says that an entry duplicates the kept entry Kept, and by which
+// test: Test is "cosine" or "shingles", Value what it measured.
+type Match struct {
+	Kept  int
+	Test  string
+	Value float64
+}
+
+// String is "cosine 0.97" or "shingles 0.85".
+func (m Match) String() string { return fmt.Sprintf("%s %.2f", m.Test, m.Value) }
+
+// entry is an Entry with what the tests compare, computed once.
+type entry struct {
+	*Entry
+	values   string   // the numeric tokens, sorted and joined
+	shingles []uint64 // sorted, distinct
+}
+
+// Find returns, for each entry, nil when it is kept or the Match that
+// makes it a duplicate of a kept entry (see the package doc for the
+// tests and for which copy is kept).
+func Find(es []Entry) []*Match {
+	prep := make([]entry, len(es))
+	for i := range es {
+		prep[i] = entry{Entry: &es[i], values: values(es[i].Text), shingles: shingles(es[i].Text)}
+	}
+	out := make([]*Match, len(es))
+	var clusters []cluster
+	for i := range prep {
+		for ci := range clusters {
+			c := &clusters[ci]
+			m := duplicate(&prep[i], &prep[c.kept])
+			if m == nil {
+				continue
+			}
+			newer := prep[i].Day != base.NoDay && prep[i].Day > prep[c.kept].Day
+			if newer && prep[i].Score >= c.best*(1-TieRatio) && !dupOfAnother(prep, clusters, ci, i) {
+				// The newer close copy takes the older one's place,
+				// and the older one's copies point to it.
+				for j, o := range out {
+					if o != nil && o.Kept == c.kept {
+						out[j] = &Match{Kept: i, Test: o.Test, Value: o.Value}
+					}
+				}
+				out[c.kept] = &Match{Kept: i, Test: m.Test, Value: m.Value}
+				c.kept = i
+			} else {
+				m.Kept = c.kept
+				out[i] = m
+			}
+			c.best = max(c.best, prep[i].Score)
+			break
+		}
+		if out[i] == nil && !slices.ContainsFunc(clusters, func(c cluster) bool { return c.kept == i }) {
+			clusters = append(clusters, cluster{kept: i, best: prep[i].Score})
+		}
+	}
+	return out
+}
+
+// cluster is the copies of one piece of evidence found so far.
+type cluster struct {
+	kept int
+	best float64 // the best score of its copies
+}
+
+// dupOfAnother reports whether entry i duplicates the kept entry of a
+// cluster other than skip: such an entry may not become a kept one, or
+// two kept entries would be duplicates.
+func dupOfAnother(prep []entry, clusters []cluster, skip, i int) bool {
+	for ci, c := range clusters {
+		if ci != skip && duplicate(&prep[i], &prep[c.kept]) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// duplicate reports whether a and b are near-duplicates, and by which
+// test; Kept is left for the caller.
+func duplicate(a, b *entry) *Match {
+	if a.Group != b.Group || a.values != b.values {
+		return nil
+	}
+	if len(a.Vec) > 0 && len(a.Vec) == len(b.Vec) {
+		if cos := float64(vek32.Dot(a.Vec, b.Vec)); cos >= MinCosine {
+			return &Match{Test: "cosine", Value: cos}
+		}
+	}
+	if j := jaccard(a.shingles, b.shingles); j >= MinShingles {
+		return &Match{Test: "shingles", Value: j}
+	}
+	return nil
+}
+
+// values is the text's numeric tokens, sorted and joined: equal for two
+// texts that state the same values. A numeric token is a number and the
+// unit written after it, if any ("2.3 ng/mL", "38.5℃", "45%", "88次/分";
+// "120/80 mmHg" is two). A hand-written scanner: a regular expression
+// made Dedup cost milliseconds a query.
+func values(s string) string {
+	rs := []rune(strings.ToLower(strings.Map(text.WidthFold, s)))
+	var vs []string
+	for i := 0; i < len(rs); {
+		if !isDigit(rs[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && isDigit(rs[j]) {
+			j++
+		}
+		if j+1 < len(rs) && rs[j] == '.' && isDigit(rs[j+1]) {
+			for j++; j < len(rs) && isDigit(rs[j]); j++ {
+			}
+		}
+		v := string(rs[i:j])
+		k := j
+		for k < len(rs) && unicode.IsSpace(rs[k]) {
+			k++
+		}
+		if n := unitAt(rs[k:]); n > 0 {
+			v += string(rs[k : k+n])
+			j = k + n
+		}
+		vs = append(vs, v)
+		i = j
+	}
+	slices.Sort(vs)
+	return strings.Join(vs, " ")
+}
+
+// units are the units without a slash that values recognises.
+var units = map[string]bool{"mmhg": true, "bpm": true, "mg": true, "kg": true, "g": true, "ml": true,
+	"l": true, "cm": true, "mm": true, "iu": true, "u": true}
+
+// unitAt is the length of the unit rs starts with, 0 when none: "%",
+// "℃", "°" (and c or f after it), a Han character over another ("次/分"),
+// or a run of letters that has a slash ("ng/ml", "x10^9/l") or is one of
+// units.
+func unitAt(rs []rune) int {
+	switch {
+	case len(rs) == 0:
+		return 0
+	case rs[0] == '%' || rs[0] == '℃':
+		return 1
+	case rs[0] == '°':
+		if len(rs) > 1 && (rs[1] == 'c' || rs[1] == 'f') {
+			return 2
+		}
+		return 1
+	case len(rs) >= 3 && unicode.Is(unicode.Han, rs[0]) && rs[1] == '/' && unicode.Is(unicode.Han, rs[2]):
+		return 3
+	}
+	n, slash := 0, false
+	for n < len(rs) && (rs[n] >= 'a' && rs[n] <= 'z' || rs[n] == 'µ' || rs[n] == 'μ' ||
+		n > 0 && (rs[n] == '/' || rs[n] == '^' || isDigit(rs[n]) || rs[n] == '.' && n+1 < len(rs) && isDigit(rs[n+1]))) {
+		slash = slash || rs[n] == '/'
+		n++
+	}
+	if n < len(rs) && (unicode.IsLetter(rs[n]) && !unicode.Is(unicode.Han, rs[n])) {
+		return 0 // part of a longer word
+	}
+	if slash || units[string(rs[:n])] {
+		return n
+	}
+	return 0
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// shingles is the set of the text's word 3-shingles, hashed; a text of
+// fewer than three words is one shingle. Words are hashed as they are
+// read (FNV-1a over their folded runes) and a shingle's hash mixes its
+// words', so that no string is built.
+func shingles(s string) []uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	var words []uint64
+	h, in := uint64(offset), false
+	flush := func() {
+		if in {
+			words = append(words, h)
+			h, in = offset, false
+		}
+	}
+	for _, r := range s {
+		r = unicode.ToLower(text.WidthFold(r))
+		switch {
+		case text.IsCJK(r):
+			flush()
+			words = append(words, (offset^uint64(r))*prime)
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' && in:
+			h, in = (h^uint64(r))*prime, true
+		default:
+			flush()
+		}
+	}
+	flush()
+	n := max(len(words)-2, min(len(words), 1))
+	out := make([]uint64, 0, n)
+	for i := range n {
+		x := uint64(offset)
+		for _, w := range words[i:min(i+3, len(words))] {
+			x = (x ^ w) * prime
+		}
+		out = append(out, x)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// jaccard is |a ∩ b| / |a ∪ b| of two sorted sets; 0 when both are empty.
+func jaccard(a, b []uint64) float64 {
+	inter := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch cmp.Compare(a[i], b[j]) {
+		case 0:
+			inter++
+			i++
+			j++
+		case -1:
+			i++
+		default:
+			j++
+		}
+	}
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}

@@ -1,0 +1,108 @@
+package dedup
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+func TestValues(t *testing.T) {
+	for in, want := range map[string]string{
+		"Troponin I 2.3 ng/mL at 14:00":     "00 14 2.3ng/ml",
+		"BP 120/80 mmHg, HR 88 bpm, 45%":    "120 45% 80mmhg 88bpm",
+		"体温38.5℃，心率88次/分":                   "38.5℃ 88次/分",
+		"no values here":                    "",
+		"ＷＢＣ　１２．５ x10^9/L":                  "12.5x10^9/l",
+		"two tablets, then 3 more tomorrow": "3",
+	} {
+		if got := values(in); got != want {
+			t.Errorf("values(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFind(t *testing.T) {
+	d1, _ := base.ParseDay("2024-03-01")
+	d2, _ := base.ParseDay("2024-03-02")
+	line := "Troponin I 2.3 ng/mL, elevated; repeat in 3 hours."
+	es := []Entry{
+		{Text: line, Group: "T2 P1", Score: 1, Day: d1},
+		{Text: "Troponin I 0.4 ng/mL, elevated; repeat in 3 hours.", Group: "T2 P1", Score: 0.99, Day: d2}, // other value
+		{Text: line, Group: "T2 P2", Score: 0.99, Day: d2},                                                 // other patient
+		{Text: "Copied: " + line, Group: "T2 P1", Score: 0.995, Day: d2},                                   // newer, close
+		{Text: line, Group: "T2 P1", Score: 0.5, Day: d2},                                                  // newer, far below
+		{Text: "Chest X-ray clear, no effusion.", Group: "T2 P1", Score: 0.4},
+	}
+	got := Find(es)
+	want := []int{3, -1, -1, -1, 3, -1} // the kept copy, -1 when kept
+	for i, m := range got {
+		k := -1
+		if m != nil {
+			k = m.Kept
+		}
+		if k != want[i] {
+			t.Errorf("entry %d: kept copy %d, want %d (%v)", i, k, want[i], m)
+		}
+	}
+	if m := got[0]; m == nil || m.Test != "shingles" || m.Value < MinShingles {
+		t.Errorf("entry 0 matched by %v, want shingles", m)
+	}
+}
+
+func TestOutliers(t *testing.T) {
+	unit := func(xs ...float32) []float32 { return xs }
+	vecs := [][]float32{
+		unit(1, 0, 0), unit(0.99, 0.141, 0), unit(0.98, 0.199, 0), unit(0.99, 0, 0.141),
+		nil, unit(0.97, 0.243, 0), unit(0, 0, 1), unit(0.995, 0.1, 0),
+	}
+	got := Outliers(vecs)
+	if len(got) != 1 || got[0].Index != 6 {
+		t.Fatalf("outliers %+v, want index 6 only", got)
+	}
+	if Outliers(vecs[:4]) != nil {
+		t.Error("outliers among fewer than MinOutlierSet vectors")
+	}
+}
+
+// TestFindKeepsNoDuplicates: whatever the entries, no two kept ones are
+// duplicates of each other (same group, same values, and cosine or
+// shingles over the thresholds), and every dropped one names a kept one.
+func TestFindKeepsNoDuplicates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{"troponin", "2.3", "ng/mL", "chest", "pain", "elevated", "repeat", "肌钙蛋白", "升高"}
+	for round := range 200 {
+		es := make([]Entry, 12)
+		for i := range es {
+			var sb strings.Builder
+			for range 3 + rng.IntN(4) {
+				sb.WriteString(words[rng.IntN(len(words))] + " ")
+			}
+			v := []float32{1, rng.Float32() * 0.4, rng.Float32() * 0.4}
+			norm := float32(math.Sqrt(float64(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])))
+			for k := range v {
+				v[k] /= norm
+			}
+			es[i] = Entry{Text: sb.String(), Vec: v, Group: []string{"a", "b"}[rng.IntN(2)],
+				Score: 1 - float64(i)*0.01, Day: base.Day(rng.IntN(3))}
+		}
+		ms := Find(es)
+		var kept []entry
+		for i, m := range ms {
+			if m == nil {
+				kept = append(kept, entry{Entry: &es[i], values: values(es[i].Text), shingles: shingles(es[i].Text)})
+			} else if ms[m.Kept] != nil {
+				t.Fatalf("round %d: entry %d is a duplicate of %d, which was dropped too", round, i, m.Kept)
+			}
+		}
+		for a := range kept {
+			for b := range kept[a+1:] {
+				if m := duplicate(&kept[a], &kept[a+1+b]); m != nil {
+					t.Fatalf("round %d: kept %q and %q are duplicates (%v)", round, kept[a].Text, kept[a+1+b].Text, m)
+				}
+			}
+		}
+	}
+}

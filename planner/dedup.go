@@ -1,0 +1,62 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/medkb/medkb/internal/dedup"
+)
+
+// dedup drops the near-duplicates among the candidates that reach PACK,
+// so that copy-forward text (one troponin line in three notes) is packed
+// once, and flags the outliers among those left (x.outliers). A dropped
+// copy is reported as "duplicate" with the kept copy and the test that
+// matched. Candidates are compared within one tier and one patient (and
+// relevant with relevant, context with context), and only when they
+// state the same values; see package internal/dedup for
+// the tests, the thresholds and which copy is kept.
+func (x *execution) dedup(cands []*candidate) []*candidate {
+	start := time.Now()
+	es := make([]dedup.Entry, len(cands))
+	for i, c := range cands {
+		es[i] = dedup.Entry{Text: c.text(), Score: c.Score + c.boost, Day: c.day(), Group: c.tier().String() + " path"}
+		if c.path == nil {
+			es[i].Vec = x.env.Vectors.Vector(c.chunk.Ord)
+			// Context (the rest of a record) is packed only into room
+			// left, so a relevant copy is never dropped for it.
+			es[i].Group = fmt.Sprintf("%s patient %d context %t", c.tier(), c.slot.Patient, c.context)
+		}
+	}
+	var kept []*candidate
+	var vecs [][]float32
+	drops := 0
+	for i, m := range dedup.Find(es) {
+		if m == nil {
+			kept = append(kept, cands[i])
+			vecs = append(vecs, es[i].Vec)
+			continue
+		}
+		drops++
+		x.res.Dropped = append(x.res.Dropped, Dropped{ID: cands[i].id(), Reason: "duplicate",
+			Detail: fmt.Sprintf("%s, of %s (%s)", cands[i].tier(), cands[m.Kept].id(), m)})
+	}
+	x.outliers = map[*candidate]string{}
+	var flagged []string
+	for _, o := range dedup.Outliers(vecs) {
+		x.outliers[kept[o.Index]] = o.String()
+		flagged = append(flagged, kept[o.Index].id())
+	}
+	note := fmt.Sprintf("dropped %d duplicates; %d outliers flagged", drops, len(flagged))
+	if len(flagged) > 0 {
+		note += " (" + strings.Join(flagged, ", ") + ")"
+	}
+	x.report(opDedup, len(cands), len(kept), start, note)
+	return kept
+}
+
+// dedupExplain is the Dedup operator's EXPLAIN line.
+func dedupExplain() string {
+	return fmt.Sprintf("Dedup cosine>=%g or shingles>=%g (word 3-shingle Jaccard) within tier+patient+values, keep best-ranked (newest within %g%%); flag outliers at modified z>%g",
+		dedup.MinCosine, dedup.MinShingles, dedup.TieRatio*100, dedup.MaxZ)
+}
