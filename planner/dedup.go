@@ -12,7 +12,8 @@ import (
 // so that copy-forward text (one troponin line in three notes) is packed
 // once, and flags the outliers among those left (x.outliers). A dropped
 // copy is reported as "duplicate" with the kept copy and the test that
-// matched. Candidates are compared within one tier and one patient (and
+// matched. Candidates are compared within one tier, one patient and one
+// study design (and
 // relevant with relevant, context with context), and only when they
 // state the same values; see package internal/dedup for
 // the tests, the thresholds and which copy is kept.
@@ -24,8 +25,10 @@ func (x *execution) dedup(cands []*candidate) []*candidate {
 		if c.path == nil {
 			es[i].Vec = x.env.Vectors.Vector(c.chunk.Ord)
 			// Context (the rest of a record) is packed only into room
-			// left, so a relevant copy is never dropped for it.
-			es[i].Group = fmt.Sprintf("%s patient %d context %t", c.tier(), c.slot.Patient, c.context)
+			// left, so a relevant copy is never dropped for it. Two
+			// publications of different study designs are two studies,
+			// whatever their words: reliability weighs each.
+			es[i].Group = fmt.Sprintf("%s patient %d design %d context %t", c.tier(), c.slot.Patient, c.slot.Evidence, c.context)
 		}
 	}
 	var kept []*candidate
@@ -57,6 +60,6 @@ func (x *execution) dedup(cands []*candidate) []*candidate {
 
 // dedupExplain is the Dedup operator's EXPLAIN line.
 func dedupExplain() string {
-	return fmt.Sprintf("Dedup cosine>=%g or shingles>=%g (word 3-shingle Jaccard) within tier+patient+values, keep best-ranked (newest within %g%%); flag outliers at modified z>%g",
+	return fmt.Sprintf("Dedup cosine>=%g or shingles>=%g (word 3-shingle Jaccard) within tier+patient+design+values, keep best-ranked (newest within %g%%); flag outliers at modified z>%g",
 		dedup.MinCosine, dedup.MinShingles, dedup.TieRatio*100, dedup.MaxZ)
 }

@@ -26,7 +26,7 @@ type Entry struct {
 	// Vec is the candidate's normalised vector, nil when it has none.
 	Vec []float32
 	// Group must be equal for two entries to be duplicates: the planner
-	// puts the tier and the patient in it.
+	// puts the tier, the patient and the study design in it.
 	Group string
 	Score float64  // the rank's score; higher is better
 	Day   base.Day // base.NoDay when unknown

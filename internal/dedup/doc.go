@@ -10,8 +10,9 @@
 // into every progress note. Two candidates are near-duplicates when
 //
 //   - they are the same kind of evidence about the same subject: same tier
-//     and same group (the planner's group is the patient; two patients'
-//     chunks are never duplicates, however alike), and
+//     and same group (the planner's group is the patient and the study
+//     design; two patients' chunks, or two studies of different designs,
+//     are never duplicates, however alike), and
 //   - their values agree: the multisets of numeric tokens (a number with
 //     the unit or sign written after it, "2.3ng/ml", "38.5℃", "45%") are
 //     equal, so "troponin 2.3" and "troponin 0.4" are two observations
