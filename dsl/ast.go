@@ -90,11 +90,13 @@ type Value struct {
 
 // FuseClause picks the fusion method ("rrf", "weighted" or "docvote") and
 // its one parameter when given: k for rrf, alpha for weighted, m for
-// docvote.
+// docvote. Auto is weighted(alpha=auto): alpha chosen per query (Param
+// is nil then).
 type FuseClause struct {
 	Pos    Pos
 	Method string
 	Param  *Num
+	Auto   bool
 }
 
 // ExpandClause is graph expansion along metapath templates.

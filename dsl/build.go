@@ -114,7 +114,7 @@ func buildFuse(g *grammar.Fuse) *FuseClause {
 	case g.RRF != nil:
 		f.Method, f.Param = FuseRRF, optNum(g.RRF.K)
 	case g.Weighted != nil:
-		f.Method, f.Param = FuseWeighted, optNum(g.Weighted.Alpha)
+		f.Method, f.Param, f.Auto = FuseWeighted, optNum(g.Weighted.Alpha), g.Weighted.Auto
 	default:
 		f.Method, f.Param = FuseDocVote, optNum(g.DocVote.M)
 	}

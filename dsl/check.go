@@ -108,6 +108,10 @@ func (c *checker) fuse(s *Statement) *Error {
 			err = c.src.errorf(f.Param.Pos, "rrf k must be above 0, got %s", f.Param.Text)
 		}
 	case FuseWeighted:
+		if f.Auto {
+			c.q.Fuse.AlphaAuto = true
+			break
+		}
 		c.q.Fuse.Alpha, err = c.decimal(f.Param, spec{name: "alpha", lo: 0, hi: 1, def: defaultAlpha, key: ParamFuseAlpha})
 	case FuseDocVote:
 		c.q.Fuse.M, err = c.whole(f.Param, spec{name: "docvote m", lo: 1, hi: maxDocVoteM, def: defaultDocVoteM, key: ParamFuseM})

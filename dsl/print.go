@@ -97,6 +97,9 @@ func printValue(v Value) string {
 }
 
 func printFuse(f *FuseClause) string {
+	if f.Auto {
+		return f.Method + "(alpha=auto)"
+	}
 	if f.Param == nil {
 		return f.Method
 	}

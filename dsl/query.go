@@ -65,7 +65,10 @@ type Fuse struct {
 	Method string
 	K      float64 // rrf: score = sum 1/(K + rank)
 	Alpha  float64 // weighted: Alpha*dense + (1-Alpha)*sparse
-	M      int     // docvote: chunks per query sentence
+	// AlphaAuto is weighted(alpha=auto): the planner chooses alpha per
+	// query from its entity density (planner.AutoAlpha); Alpha is unused.
+	AlphaAuto bool
+	M         int // docvote: chunks per query sentence
 }
 
 // Expand is conditional graph expansion.
@@ -206,6 +209,9 @@ func (q *Query) describeFuse() string {
 	case FuseRRF:
 		return fmt.Sprintf("rrf%s k=%s%s", q.mark(ParamFuse), fmtFloat(f.K), q.mark(ParamFuseK))
 	case FuseWeighted:
+		if f.AlphaAuto {
+			return "weighted alpha=auto"
+		}
 		return fmt.Sprintf("weighted alpha=%s%s", fmtFloat(f.Alpha), q.mark(ParamFuseAlpha))
 	}
 	return fmt.Sprintf("%s m=%d%s", f.Method, f.M, q.mark(ParamFuseM))

@@ -28,7 +28,17 @@
 //
 // Execution: both arms run concurrently; fusion keeps, per chunk, the rank
 // and score it had in each arm (its explanation). rrf sums 1/(k+rank);
-// weighted min-max normalises each arm's list and mixes them by alpha;
+// weighted min-max normalises each arm's list and mixes them by alpha
+// (alpha*N(vector) + (1-alpha)*N(bm25)). weighted(alpha=auto) chooses
+// alpha per query from its entity density d, the share of the query's
+// distinct analysed terms that are domain terms (the store holds them, in
+// at most 1 % of its chunks: names of drugs, nutrients, diseases rather
+// than general words): alpha = clamp(0.2 - 0.1*d, 0, 1), rounded to a
+// tenth, so a query of exact entity names leans further on BM25. The
+// constants were chosen on the NFCorpus dev split; on NFCorpus the density
+// moves nDCG@10 by less than its noise (docs/benchmarks.md), and on a store
+// of under 100 chunks no term is rare enough to count, so alpha is 0.2.
+// EXPLAIN ANALYZE reports the density and the alpha chosen;
 // docvote retrieves the top m chunks for each sentence of the query and
 // ranks chunks by how many chunks of their document were retrieved (ties
 // by rrf). Expansion fires only when the query text or the top fused chunks

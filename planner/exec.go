@@ -224,9 +224,16 @@ func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
 	}
 	start := time.Now()
 	var fused []Fused
+	note := ""
 	switch x.p.Fuse.Method {
 	case dsl.FuseWeighted:
-		fused = fuseWeighted(full, x.p.Fuse.Alpha)
+		alpha := x.p.Fuse.Alpha
+		if x.p.Fuse.AlphaAuto {
+			if alpha, note, err = x.autoAlpha(ctx); err != nil {
+				return nil, x.clock.check(ctx, StageFusion, err)
+			}
+		}
+		fused = fuseWeighted(full, alpha)
 	case dsl.FuseDocVote:
 		per, err := x.perSentence(ctx)
 		if err = x.clock.check(ctx, StageFusion, err); err != nil {
@@ -240,7 +247,7 @@ func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
 	default:
 		fused = fuseRRF(full, x.p.Fuse.K, x.p.Fuse.VectorWeight)
 	}
-	x.report(opFuse, len(full.bm25)+len(full.vector), len(fused), start, "")
+	x.report(opFuse, len(full.bm25)+len(full.vector), len(fused), start, note)
 	return fused, x.clock.check(ctx, StageFusion, nil)
 }
 

@@ -86,6 +86,10 @@ func (p *Plan) Explain(reports []OpReport) string {
 		add(opFuse, fmt.Sprintf("Fuse %s k=%s arm-weights=(bm25 1, vector %g)", mark(dsl.ParamFuse, f.Method),
 			mark(dsl.ParamFuseK, fmt.Sprint(f.K)), f.VectorWeight))
 	case dsl.FuseWeighted:
+		if f.AlphaAuto {
+			add(opFuse, fmt.Sprintf("Fuse weighted alpha=auto (alpha*N(vector) + (1-alpha)*N(bm25), min-max; alpha = clamp(%g - %g*entity density) to a tenth)", autoAlphaA, autoAlphaB))
+			break
+		}
 		add(opFuse, fmt.Sprintf("Fuse weighted alpha=%s (alpha*N(vector) + (1-alpha)*N(bm25), min-max)", mark(dsl.ParamFuseAlpha, fmt.Sprint(f.Alpha))))
 	case dsl.FuseDocVote:
 		add(opFuse, fmt.Sprintf("Fuse docvote m=%s (per query sentence; documents vote, chunks tie-break by rrf k=%g, vector weight %g)",

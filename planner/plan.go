@@ -44,7 +44,10 @@ type FuseNode struct {
 	Method string // dsl.FuseRRF, dsl.FuseWeighted, dsl.FuseDocVote
 	K      float64
 	Alpha  float64
-	M      int
+	// AlphaAuto is weighted(alpha=auto): alpha is chosen per query at
+	// execution (AutoAlpha) and EXPLAIN ANALYZE reports it.
+	AlphaAuto bool
+	M         int
 	// VectorWeight is the vector arm's RRF weight (BM25's is 1), from the
 	// embedder: see embed.FusionWeight.
 	VectorWeight float64
@@ -102,7 +105,7 @@ type Binding struct {
 func Build(q *dsl.Query, b Binding) (*Plan, error) {
 	g := b.Graph
 	p := &Plan{Query: q, Limit: q.Limit, graph: g, graphNote: b.GraphNote,
-		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, M: q.Fuse.M, VectorWeight: b.VectorWeight}}
+		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, AlphaAuto: q.Fuse.AlphaAuto, M: q.Fuse.M, VectorWeight: b.VectorWeight}}
 	if p.Fuse.VectorWeight <= 0 {
 		p.Fuse.VectorWeight = 1
 	}

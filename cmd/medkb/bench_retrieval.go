@@ -22,6 +22,16 @@ var retrievalMethods = []struct{ name, clauses string }{
 	{"vector", "USING vector(k=300)"},
 	{"rrf", "USING bm25(k=300), vector(k=300) FUSE rrf(k=60)"},
 	{"weighted", "USING bm25(k=300), vector(k=300) FUSE weighted"},
+	{"weighted-0.1", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.1)"},
+	{"weighted-0.2", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.2)"},
+	{"weighted-0.3", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.3)"},
+	{"weighted-0.4", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.4)"},
+	{"weighted-0.5", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.5)"},
+	{"weighted-0.6", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.6)"},
+	{"weighted-0.7", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.7)"},
+	{"weighted-0.8", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.8)"},
+	{"weighted-0.9", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.9)"},
+	{"weighted-auto", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=auto)"},
 }
 
 func benchRetrievalCmd(e *env) *cobra.Command {
@@ -29,7 +39,7 @@ func benchRetrievalCmd(e *env) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "retrieval --docs F(.jsonl|.tsv) --queries F.tsv --qrels F.trec [--json]",
-		Short: "nDCG@10 and recall@100 of bm25, vector, rrf and weighted on a judged collection",
+		Short: "nDCG@10 and recall@100 of bm25, vector, rrf and weighted (alpha 0.1 to 0.9 and auto) on a judged collection",
 		Long: `Ingests the documents into a temporary store and runs every query with each
 method through the query language. Rankings are by document: a document
 takes the rank of its best chunk. nDCG@10 uses the graded judgements as
@@ -55,7 +65,7 @@ qrels TREC "qid 0 docid grade".`,
 			sort.Strings(names)
 			for _, n := range names {
 				m := out.Methods[n]
-				fmt.Fprintf(e.stdout, "%-9s nDCG@10 %.4f  recall@100 %.4f\n", n, m["ndcg@10"], m["recall@100"])
+				fmt.Fprintf(e.stdout, "%-13s nDCG@10 %.4f  recall@100 %.4f\n", n, m["ndcg@10"], m["recall@100"])
 			}
 			return nil
 		},

@@ -109,10 +109,12 @@ type RRF struct {
 	K   *Number `parser:"'rrf' ('(' 'k' '=' @@ ')')?"`
 }
 
-// Weighted is min-max weighted fusion with an optional alpha.
+// Weighted is min-max weighted fusion with an optional alpha: a number,
+// or auto (chosen per query from its entity density).
 type Weighted struct {
 	Pos   lexer.Position
-	Alpha *Number `parser:"'weighted' ('(' 'alpha' '=' @@ ')')?"`
+	Auto  bool    `parser:"'weighted' ('(' 'alpha' '=' ( @'auto'"`
+	Alpha *Number `parser:"                              | @@ ) ')')?"`
 }
 
 // DocVote is chunk-to-document voting with an optional m.

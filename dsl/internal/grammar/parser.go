@@ -86,7 +86,7 @@ var words = slices.Concat([]string{
 	"EXPLAIN", "ANALYZE", "RETRIEVE",
 	"USING", "bm25", "vector", "k",
 	"WHERE", "tier", "type", "patient", "time", "source", "evidence", "lang", "doc", "meta", "IN", "AND",
-	"FUSE", "rrf", "weighted", "docvote", "alpha", "m",
+	"FUSE", "rrf", "weighted", "docvote", "alpha", "auto", "m",
 	"EXPAND", "metapath", "HOPS", "WHEN", "entities",
 	"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "reliability", "strategy",
 }, pack.StrategyNames(), []string{"now", "LIMIT"})
