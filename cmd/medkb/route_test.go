@@ -245,3 +245,26 @@ func TestServerHelp(t *testing.T) {
 		}
 	}
 }
+
+// Through a server, --embedder must name the served store's model (the
+// server embeds with its own), and a vector of another model is a bad
+// line that --skip-bad skips, as it is on a direct open.
+func TestIngestEmbedderThroughServer(t *testing.T) {
+	served, direct, db := servedAndCopy(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"v.jsonl": `{"id":"v1","text":"troponin"}` + "\n" +
+		`{"id":"v2","text":"pain","vector":[0.5],"embedder":"openai:other"}` + "\n"})
+	code, _, errOut := cli(t, "", append([]string{"ingest", "--embedder", "openai:relay", "--embed-dim", "384",
+		"--embed-url", "http://127.0.0.1:1", filepath.Join(dir, "v.jsonl")}, served...)...)
+	if code != 1 || !strings.Contains(errOut, "a server holds the store, which has hash-v1") {
+		t.Errorf("--embedder of another model through a server: %d %s", code, errOut)
+	}
+	before, err := db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, served, direct, "", "ingest", "--skip-bad", filepath.Join(dir, "v.jsonl"))
+	if after, err := db.Stats(); err != nil || after.Docs != before.Docs+1 {
+		t.Errorf("the server's documents after skipping the foreign vector: %v, before %d", after, before.Docs)
+	}
+}
