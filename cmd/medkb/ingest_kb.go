@@ -12,10 +12,10 @@ import (
 // can and the server the rest.
 
 // docChecker returns the check of the first pass over a document file:
-// DB.CheckDoc on a store this process opened; through a server, the same
-// checks made here (the server makes them again on writing): the
-// document's own fields, and a vector's dimension against the store's
-// (st), once the store has one.
+// DB.CheckDoc on a store this process opened; through a server,
+// medkb.CheckDocFor against the served store's stats st (the document's
+// own fields, and a vector's model and dimension once the store has an
+// embedder); the server checks again on writing.
 func docChecker(db kb, st *medkb.Stats) func(*medkb.Doc) error {
 	if db, ok := db.(*medkb.DB); ok {
 		return db.CheckDoc
