@@ -29,6 +29,8 @@ var specSchemas = map[string]reflect.Type{
 	"Expansion":      reflect.TypeFor[Expansion](),
 	"Path":           reflect.TypeFor[Path](),
 	"Relevance":      reflect.TypeFor[Relevance](),
+	"Gate":           reflect.TypeFor[Gate](),
+	"GateSentence":   reflect.TypeFor[GateSentence](),
 	"Quota":          reflect.TypeFor[Quota](),
 	"OpReport":       reflect.TypeFor[OpReport](),
 	"Stats":          reflect.TypeFor[Stats](),

@@ -35,6 +35,9 @@ type Result struct {
 	// Relevance says which candidates counted as evidence, and why; an
 	// empty result says here why nothing did.
 	Relevance Relevance `json:"relevance"`
+	// Gate is the completeness gate's reading of the query text (GATE);
+	// nil without GATE.
+	Gate *Gate `json:"gate,omitempty"`
 	// Quota is each tier's minimum and whether packing met it.
 	Quota    []Quota `json:"quota,omitempty"`
 	QuotaMet bool    `json:"quota_met"`
@@ -194,6 +197,32 @@ func (p *Path) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Gate is the completeness gate's reading of the query text (GATE;
+// docs/gate.md): every sentence labelled A (critical for diagnosis), B
+// (helps retrieval) or C (unimportant), the completeness score I in
+// [0, 1] and the decision: "answer" (I >= Theta1: the text is complete;
+// nothing was retrieved, unless the query reads a patient's record),
+// "retrieve", or "warn" (I < Theta2: retrieved, but critical
+// information is sparse). Retrieved is false only when the gate
+// answered without retrieval; Note says it in words.
+type Gate struct {
+	Score     float64        `json:"score"`
+	Theta1    float64        `json:"theta1"`
+	Theta2    float64        `json:"theta2"`
+	Decision  string         `json:"decision"`
+	Retrieved bool           `json:"retrieved"`
+	Note      string         `json:"note"`
+	Sentences []GateSentence `json:"sentences"`
+}
+
+// GateSentence is one sentence of the query text, its label ("A", "B" or
+// "C") and the rule that gave it.
+type GateSentence struct {
+	Text  string `json:"text"`
+	Label string `json:"label"`
+	Why   string `json:"why"`
+}
+
 // Relevance reports the relevance stage: which candidates count as
 // evidence, and why.
 type Relevance struct {
@@ -271,6 +300,7 @@ func newResult(p *planner.Result) *Result {
 		Expansion: Expansion{Fired: p.Expansion.Fired, Anchors: p.Expansion.Anchors, Reason: p.Expansion.Reason,
 			Paths: convert(p.Expansion.Paths, func(x planner.Path) Path { return Path(x) }), Truncated: p.Expansion.Truncated},
 		Relevance: Relevance(p.Relevance),
+		Gate:      newGate(p.Gate),
 		Quota:     convert(p.Quota, func(q planner.Quota) Quota { return Quota(q) }),
 		QuotaMet:  p.QuotaMet,
 		Tiers:     p.Tiers,
@@ -286,6 +316,14 @@ func newItem(it planner.Item) Item {
 		Provenance: Provenance{BM25: (*ArmScore)(pv.BM25), Vector: (*ArmScore)(pv.Vector), Fused: pv.Fused,
 			Votes: pv.Votes, Boost: pv.Boost, Path: (*Path)(pv.Path), Relevance: pv.Relevance,
 			Coverage: pv.Coverage, Context: pv.Context, Outlier: pv.Outlier, OutlierReason: pv.OutlierReason}}
+}
+
+func newGate(g *planner.Gate) *Gate {
+	if g == nil {
+		return nil
+	}
+	return &Gate{Score: g.Score, Theta1: g.Theta1, Theta2: g.Theta2, Decision: g.Decision, Retrieved: g.Retrieved,
+		Note: g.Note, Sentences: convert(g.Sentences, func(s planner.GateSentence) GateSentence { return GateSentence(s) })}
 }
 
 func newSource(s planner.Source) Source {

@@ -13,6 +13,7 @@ type Statement struct {
 	Retrieve *RetrieveClause
 	Using    *UsingClause
 	Where    *WhereClause
+	Gate     *GateClause
 	Fuse     *FuseClause
 	Expand   *ExpandClause
 	Pack     *PackClause
@@ -86,6 +87,12 @@ type Value struct {
 	Kind        ValueKind
 	Text        string
 	Placeholder *Placeholder
+}
+
+// GateClause is the completeness gate, with its thresholds when given.
+type GateClause struct {
+	Pos            Pos
+	Theta1, Theta2 *Num
 }
 
 // FuseClause picks the fusion method ("rrf", "weighted" or "docvote") and

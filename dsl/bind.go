@@ -68,6 +68,9 @@ func (s *Statement) slots() []slot {
 			}
 		}
 	}
+	if s.Gate != nil {
+		addNum(s.Gate.Theta1, s.Gate.Theta2)
+	}
 	if s.Fuse != nil {
 		addNum(s.Fuse.Param)
 	}

@@ -31,6 +31,13 @@ func build(text source, g *grammar.Statement) (*Statement, *Error) {
 	if g.Where != nil {
 		s.Where = buildWhere(g.Where)
 	}
+	if g.Gate != nil {
+		gc, err := buildGate(text, g.Gate)
+		if err != nil {
+			return nil, err
+		}
+		s.Gate = gc
+	}
 	if g.Fuse != nil {
 		s.Fuse = buildFuse(g.Fuse)
 	}
@@ -106,6 +113,22 @@ func buildValue(g *grammar.Value) Value {
 		return Value{Pos: pos(g.Pos), Kind: ValueNumber, Text: g.Number.Text}
 	}
 	return Value{Pos: pos(g.Pos), Kind: ValueName, Text: g.Name}
+}
+
+func buildGate(text source, g *grammar.Gate) (*GateClause, *Error) {
+	gc := &GateClause{Pos: pos(g.Pos)}
+	for _, o := range g.Options {
+		slot := &gc.Theta1
+		name := strings.ToLower(o.Name)
+		if name == "theta2" {
+			slot = &gc.Theta2
+		}
+		if *slot != nil {
+			return nil, text.errorf(pos(o.Pos), "%s is given twice in GATE (first at %s)", name, (*slot).Pos)
+		}
+		*slot = optNum(o.Value)
+	}
+	return gc, nil
 }
 
 func buildFuse(g *grammar.Fuse) *FuseClause {

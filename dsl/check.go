@@ -24,7 +24,7 @@ func Check(s *Statement) (*Query, error) {
 		return nil, err
 	}
 	c.q.Bindings = bound
-	steps := []func(*Statement) *Error{c.retrieve, c.using, c.where, c.fuse, c.expand, c.pack, c.limit}
+	steps := []func(*Statement) *Error{c.retrieve, c.using, c.where, c.gate, c.fuse, c.expand, c.pack, c.limit}
 	for _, step := range steps {
 		if err := step(s); err != nil {
 			return nil, err
@@ -90,6 +90,34 @@ func (c *checker) arm(a *ArmSpec, name string, p Param) (*Arm, *Error) {
 	}
 	k, err := c.whole(a.K, spec{name: name + " k", lo: 1, hi: maxK, def: defaultK, key: p})
 	return &Arm{K: k}, err
+}
+
+// gate reads GATE's thresholds: 0 <= theta2 <= theta1 <= 1.
+func (c *checker) gate(s *Statement) *Error {
+	g := s.Gate
+	if g == nil {
+		return nil
+	}
+	x := &Gate{}
+	var err *Error
+	if x.Theta1, err = c.decimal(g.Theta1, spec{name: "theta1", lo: 0, hi: 1, def: defaultTheta1, key: ParamTheta1}); err != nil {
+		return err
+	}
+	if x.Theta2, err = c.decimal(g.Theta2, spec{name: "theta2", lo: 0, hi: 1, def: defaultTheta2, key: ParamTheta2}); err != nil {
+		return err
+	}
+	if x.Theta2 > x.Theta1 {
+		at := g.Pos
+		if g.Theta2 != nil {
+			at = g.Theta2.Pos
+		} else if g.Theta1 != nil {
+			at = g.Theta1.Pos
+		}
+		return c.src.errorf(at, "theta2 %s is above theta1 %s; theta2 (warn below) must not exceed theta1 (answer at or above)",
+			fmtFloat(x.Theta2), fmtFloat(x.Theta1))
+	}
+	c.q.Gate = x
+	return nil
 }
 
 func (c *checker) fuse(s *Statement) *Error {

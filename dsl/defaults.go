@@ -1,15 +1,22 @@
 package dsl
 
-import "github.com/medkb/medkb/planner/pack"
+import (
+	"github.com/medkb/medkb/internal/gate"
+	"github.com/medkb/medkb/planner/pack"
+)
 
 // Defaults for everything a statement may leave out, and the ranges Check
 // enforces. docs/query-language.md lists them for users; the Check
 // golden (testdata/check) shows them applied.
 const (
-	defaultK           = 50  // per arm
-	defaultRRFK        = 60  // the usual RRF constant
-	defaultAlpha       = 0.5 // weighted fusion: dense and sparse alike
-	defaultDocVoteM    = 5
+	defaultK        = 50  // per arm
+	defaultRRFK     = 60  // the usual RRF constant
+	defaultAlpha    = 0.5 // weighted fusion: dense and sparse alike
+	defaultDocVoteM = 5
+	// GATE's thresholds are the gate's own, calibrated on MedQA
+	// (docs/gate.md).
+	defaultTheta1      = gate.DefaultTheta1
+	defaultTheta2      = gate.DefaultTheta2
 	defaultHops        = 2
 	defaultExpandLimit = 20
 	defaultMinEntities = 1

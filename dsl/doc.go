@@ -43,7 +43,8 @@
 // docs/reliability.md), strategy ebm, paper,
 // exact, fifo, semantic or uniform (ebm), now a date ("" = time of
 // execution); LIMIT 1..1000000 (10, or no cap with PACK); query text
-// non-empty and at most 4096 bytes; the statement at most 64 KiB (checked
+// non-empty and at most 64 KiB (a long clinical note); the statement at
+// most 256 KiB, room for that text escaped (checked
 // before parsing). The metapath and EXPAND LIMIT caps bound a statement's
 // graph work: each metapath is linked and expanded, each path embedded,
 // costed and packed.
@@ -137,5 +138,5 @@
 //     after cutting every list before the error (WHERE conditions, IN
 //     values, metapaths, PACK options) to its last element. A wrong
 //     statement therefore costs a few milliseconds more than a right one,
-//     even at 64 KiB; a right one pays nothing for it.
+//     even at 256 KiB; a right one pays nothing for it.
 package dsl

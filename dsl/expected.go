@@ -118,7 +118,7 @@ func shorten(lit string) string {
 
 // clauseOrder lists the clauses in pipeline order.
 func clauseOrder() []string {
-	return []string{"EXPLAIN", "RETRIEVE", "USING", "WHERE", "FUSE", "EXPAND", "PACK", "LIMIT"}
+	return []string{"EXPLAIN", "RETRIEVE", "USING", "WHERE", "GATE", "FUSE", "EXPAND", "PACK", "LIMIT"}
 }
 
 // hint explains an unexpected name when it can.
@@ -193,6 +193,9 @@ func presentClauses(s *grammar.Statement) []clauseAt {
 	}
 	if s.Where != nil {
 		out = append(out, clauseAt{"WHERE", pos(s.Where.Pos)})
+	}
+	if s.Gate != nil {
+		out = append(out, clauseAt{"GATE", pos(s.Gate.Pos)})
 	}
 	if s.Fuse != nil {
 		out = append(out, clauseAt{"FUSE", pos(s.Fuse.Pos)})

@@ -14,8 +14,8 @@ import (
 
 // Limits on what Parse and Check accept.
 const (
-	MaxStatementBytes = 64 << 10 // a whole statement, checked before parsing
-	MaxTextBytes      = 4096     // the query text of RETRIEVE
+	MaxStatementBytes = 256 << 10 // a whole statement, checked before parsing (room for an escaped text)
+	MaxTextBytes      = 64 << 10  // the query text of RETRIEVE: a long clinical note
 )
 
 // grammarParser builds the participle parser once; it is immutable after.

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -105,8 +106,33 @@ func TestStatementSizeLimit(t *testing.T) {
 	long += strings.Repeat(" ", MaxStatementBytes+1-len(long))
 	_, err := Parse(long)
 	var e *Error
-	if !errors.As(err, &e) || e.Msg != "statement is 65537 bytes; at most 65536 are allowed" || e.Pos != (Pos{1, 1, 0}) {
+	want := fmt.Sprintf("statement is %d bytes; at most %d are allowed", MaxStatementBytes+1, MaxStatementBytes)
+	if !errors.As(err, &e) || e.Msg != want || e.Pos != (Pos{1, 1, 0}) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestLongNote: a clinical note of 64 KiB is a query text; a byte more
+// is refused.
+func TestLongNote(t *testing.T) {
+	sentence := "Troponin I 2.3 ng/mL.\n患者胸痛3小时。\n"
+	note := strings.Repeat("x", MaxTextBytes%len(sentence)) + strings.Repeat(sentence, MaxTextBytes/len(sentence))
+	s, err := Parse(`RETRIEVE ` + Quote(note) + ` GATE`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := Check(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Text) != MaxTextBytes {
+		t.Fatalf("text is %d bytes, want %d", len(q.Text), MaxTextBytes)
+	}
+	if s, err = Parse(`RETRIEVE ` + Quote(note+"x")); err == nil {
+		_, err = Check(s)
+	}
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("at most %d are allowed", MaxTextBytes)) {
+		t.Errorf("a text of %d bytes: got %v", MaxTextBytes+1, err)
 	}
 }
 
@@ -126,7 +152,7 @@ func TestCRLF(t *testing.T) {
 		t.Fatalf("got %v, %v", s, err)
 	}
 	_, err = Parse("RETRIEVE \"x\"\r\nFUZE rrf\r\n")
-	want := "2:1: unexpected token \"FUZE\"; expected USING, WHERE, FUSE, EXPAND, PACK, LIMIT or end of statement (did you mean FUSE?)\n  FUZE rrf\n  ^"
+	want := "2:1: unexpected token \"FUZE\"; expected USING, WHERE, GATE, FUSE, EXPAND, PACK, LIMIT or end of statement (did you mean FUSE?)\n  FUZE rrf\n  ^"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}

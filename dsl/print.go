@@ -49,6 +49,9 @@ func (s *Statement) String() string {
 		}
 		add("WHERE", strings.Join(conds, " AND "))
 	}
+	if g := s.Gate; g != nil {
+		add(printGate(g))
+	}
 	if f := s.Fuse; f != nil {
 		add("FUSE", printFuse(f))
 	}
@@ -94,6 +97,20 @@ func printValue(v Value) string {
 		return v.Text
 	}
 	return quote(v.Text)
+}
+
+func printGate(g *GateClause) string {
+	var opts []string
+	if g.Theta1 != nil {
+		opts = append(opts, "theta1="+g.Theta1.written())
+	}
+	if g.Theta2 != nil {
+		opts = append(opts, "theta2="+g.Theta2.written())
+	}
+	if len(opts) == 0 {
+		return "GATE"
+	}
+	return "GATE(" + strings.Join(opts, ", ") + ")"
 }
 
 func printFuse(f *FuseClause) string {

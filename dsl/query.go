@@ -28,6 +28,7 @@ type Query struct {
 	Filter    base.Filter
 	FilterPos []Pos
 
+	Gate   *Gate // nil without GATE
 	Fuse   Fuse
 	Expand *Expand // nil without EXPAND
 	Pack   *Pack   // nil without PACK
@@ -71,6 +72,14 @@ type Fuse struct {
 	M         int // docvote: chunks per query sentence
 }
 
+// Gate is the completeness gate (package internal/gate): the query text's
+// sentences are labelled A, B or C and scored; a score at or above
+// Theta1 answers without retrieval, below Theta2 retrieves and warns
+// that critical information is sparse.
+type Gate struct {
+	Theta1, Theta2 float64
+}
+
 // Expand is conditional graph expansion.
 type Expand struct {
 	Metapaths   []Metapath
@@ -111,6 +120,8 @@ const (
 	ParamUsing       Param = "using"            // USING omitted: both arms
 	ParamBM25K       Param = "bm25.k"           // 50
 	ParamVectorK     Param = "vector.k"         // 50
+	ParamTheta1      Param = "gate.theta1"      // 0.42 (gate.DefaultTheta1)
+	ParamTheta2      Param = "gate.theta2"      // 0.14 (gate.DefaultTheta2)
 	ParamFuse        Param = "fuse"             // FUSE omitted: rrf
 	ParamFuseK       Param = "fuse.k"           // 60
 	ParamFuseAlpha   Param = "fuse.alpha"       // 0.5
@@ -158,6 +169,9 @@ func (q *Query) String() string {
 	line("bm25", "%s", q.arm(q.BM25, ParamBM25K))
 	line("vector", "%s", q.arm(q.Vector, ParamVectorK))
 	line("filter", "%s", describeFilter(q.Filter))
+	if g := q.Gate; g != nil {
+		line("gate", "theta1=%s%s theta2=%s%s", fmtFloat(g.Theta1), q.mark(ParamTheta1), fmtFloat(g.Theta2), q.mark(ParamTheta2))
+	}
 	line("fuse", "%s", q.describeFuse())
 	line("expand", "%s", q.describeExpand())
 	line("pack", "%s", q.describePack())

@@ -64,7 +64,7 @@ func compile(ctx context.Context, src string, args dsl.Args, env *Env, clk clock
 	}
 	var g *graph.Graph
 	note := ""
-	if q.Expand != nil {
+	if q.Expand != nil || q.Gate != nil {
 		if g, note, err = env.Graph(ctx); err != nil {
 			return nil, clk.check(ctx, StageGraph, err)
 		}
@@ -165,6 +165,16 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 	x := &execution{p: p, env: env, clock: clk, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []Source{},
 		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}},
 		question: clinical.ReadQuestion(p.Query.Text, p.onePatient())}
+	if p.Gate != nil {
+		skip, err := x.runGate(ctx)
+		if err = clk.check(ctx, StageGate, err); err != nil {
+			return nil, err
+		}
+		if skip {
+			x.skipped()
+			return x.finish(), nil
+		}
+	}
 	if p.Pack != nil || hasArm(p, "vector") {
 		vs, err := env.Embedder.Embed(ctx, []string{p.Query.Text})
 		if err != nil {
@@ -198,13 +208,18 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 	if err := clk.check(ctx, StageAssembling, x.assemble(ctx)); err != nil {
 		return nil, err
 	}
+	return x.finish(), nil
+}
+
+// finish sets the result's mode and plan.
+func (x *execution) finish() *Result {
 	x.res.Mode = "run"
-	if p.Query.Analyze {
+	if x.p.Query.Analyze {
 		x.res.Mode = "analyze"
 		x.res.Analyze = x.reports
 	}
-	x.res.Plan = p.Explain(x.res.Analyze)
-	return x.res, nil
+	x.res.Plan = x.p.Explain(x.res.Analyze)
+	return x.res
 }
 
 func hasArm(p *Plan, arm string) bool {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/medkb/medkb/dsl"
+	"github.com/medkb/medkb/internal/gate"
 )
 
 // Operator names, shared by EXPLAIN and EXPLAIN ANALYZE reports.
@@ -17,8 +18,10 @@ const (
 	// opRelevance is the relevance stage (judge), between Expand and Pack.
 	opRelevance = "Relevance"
 	opFuse      = "Fuse"
-	opBM25      = "Retrieve bm25"
-	opVector    = "Retrieve vector"
+	// opGate is the completeness gate, before retrieval.
+	opGate   = "Gate"
+	opBM25   = "Retrieve bm25"
+	opVector = "Retrieve vector"
 )
 
 // Explain renders the plan as an indented operator tree with every
@@ -94,6 +97,11 @@ func (p *Plan) Explain(reports []OpReport) string {
 	case dsl.FuseDocVote:
 		add(opFuse, fmt.Sprintf("Fuse docvote m=%s (per query sentence; documents vote, chunks tie-break by rrf k=%g, vector weight %g)",
 			mark(dsl.ParamFuseM, fmt.Sprint(f.M)), f.K, f.VectorWeight))
+	}
+	if g := p.Gate; g != nil {
+		add(opGate, fmt.Sprintf("Gate theta1=%s theta2=%s (sentences labelled A/B/C by rules; I = sum(%g A + %g B + %g C) / (%g max(n, %d)); I >= theta1 answers without retrieval unless a patient's record is read, I < theta2 warns)",
+			mark(dsl.ParamTheta1, fmt.Sprint(g.Theta1)), mark(dsl.ParamTheta2, fmt.Sprint(g.Theta2)),
+			gate.WeightA, gate.WeightB, gate.WeightC, gate.WeightA, gate.MinUnits))
 	}
 	for _, a := range p.Arms {
 		param := dsl.ParamBM25K

@@ -63,6 +63,12 @@ func TestResults(t *testing.T) {
 		fmt.Fprintf(&b, "budget %d, used %d, %s, tiers %v\n", r.Budget, r.TokensUsed, r.QuotaSummary(), r.Tiers)
 		fmt.Fprintf(&b, "expansion fired=%t anchors=%v reason=%q paths=%d\n", r.Expansion.Fired, r.Expansion.Anchors, r.Expansion.Reason, len(r.Expansion.Paths))
 		fmt.Fprintf(&b, "relevance %s: %s\n", r.Relevance.Mode, r.Relevance.Note)
+		if g := r.Gate; g != nil {
+			fmt.Fprintf(&b, "gate %s I=%.4f retrieved=%t: %s\n", g.Decision, g.Score, g.Retrieved, g.Note)
+			for _, s := range g.Sentences {
+				fmt.Fprintf(&b, "  %s (%s) %s\n", s.Label, s.Why, s.Text)
+			}
+		}
 		for _, it := range r.Items {
 			fmt.Fprintf(&b, "item %d %s %s state=%s tokens=%d why=%s", it.Rank, it.ID, it.Tier, it.State, it.Tokens, it.Why)
 			if p := it.Provenance.BM25; p != nil {

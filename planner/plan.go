@@ -16,6 +16,7 @@ import (
 type Plan struct {
 	Query  *dsl.Query
 	Arms   []RetrieveNode
+	Gate   *GateNode // nil without GATE
 	Fuse   FuseNode
 	Expand *ExpandNode
 	Pack   *PackNode
@@ -108,6 +109,9 @@ func Build(q *dsl.Query, b Binding) (*Plan, error) {
 		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, AlphaAuto: q.Fuse.AlphaAuto, M: q.Fuse.M, VectorWeight: b.VectorWeight}}
 	if p.Fuse.VectorWeight <= 0 {
 		p.Fuse.VectorWeight = 1
+	}
+	if q.Gate != nil {
+		p.Gate = &GateNode{Theta1: q.Gate.Theta1, Theta2: q.Gate.Theta2}
 	}
 	if q.BM25 != nil {
 		p.Arms = append(p.Arms, RetrieveNode{Arm: "bm25", K: q.BM25.K, Filter: q.Filter})

@@ -32,11 +32,14 @@ type Result struct {
 	Expansion Expansion `json:"expansion"`
 	// Relevance says which candidates counted as evidence, and why; an
 	// empty result says here why nothing did.
-	Relevance Relevance  `json:"relevance"`
-	Quota     []Quota    `json:"quota,omitempty"`
-	QuotaMet  bool       `json:"quota_met"`
-	Tiers     []string   `json:"tiers_covered"`
-	Analyze   []OpReport `json:"analyze,omitempty"`
+	Relevance Relevance `json:"relevance"`
+	// Gate is the completeness gate's reading of the query (GATE); nil
+	// without GATE.
+	Gate     *Gate      `json:"gate,omitempty"`
+	Quota    []Quota    `json:"quota,omitempty"`
+	QuotaMet bool       `json:"quota_met"`
+	Tiers    []string   `json:"tiers_covered"`
+	Analyze  []OpReport `json:"analyze,omitempty"`
 }
 
 // Item is one piece of evidence in the packed context.

@@ -11,6 +11,7 @@ import (
 // run.
 const (
 	StageGraph      = "graph loading"
+	StageGate       = "completeness gate"
 	StageEmbedding  = "query embedding"
 	StageRetrieval  = "retrieval"
 	StageFusion     = "fusion"

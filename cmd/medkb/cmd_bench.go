@@ -13,7 +13,7 @@ func benchCmd(e *env) *cobra.Command {
 		Use:   "bench",
 		Short: "measure medkb: vector, ingest, retrieval, query, pack, graph, evidence",
 	}
-	c.AddCommand(benchVectorCmd(e), benchIngestCmd(e), benchRetrievalCmd(e), benchQueryCmd(e), benchGraphCmd(e), benchPackCmd(e), benchEvidenceCmd(e))
+	c.AddCommand(benchVectorCmd(e), benchIngestCmd(e), benchRetrievalCmd(e), benchQueryCmd(e), benchGraphCmd(e), benchPackCmd(e), benchEvidenceCmd(e), benchGateCmd(e))
 	return c
 }
 

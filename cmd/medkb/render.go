@@ -28,6 +28,9 @@ func render(w io.Writer, r *medkb.Result) {
 		tiers = "none"
 	}
 	fmt.Fprintf(w, "%s; tiers %s\n", summary, tiers)
+	if g := r.Gate; g != nil {
+		fmt.Fprintf(w, "gate: %s, I %.2f: %s\n", g.Decision, g.Score, g.Note)
+	}
 	if r.Relevance.Note != "" {
 		fmt.Fprintf(w, "relevance: %s\n", r.Relevance.Note)
 	}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/medkb/medkb/internal/text"
 )
 
 // A history narrative (现病史, 既往史, a chief complaint, "History of
@@ -80,6 +82,11 @@ var (
 )
 
 const complaintRunes = 60
+
+// IsComplaint reports whether s has a chief complaint's shape: a short
+// symptom with its duration ("胸痛3小时。", "Fever for 4 days."), which no
+// text rule needs to name.
+func IsComplaint(s string) bool { return isComplaint(text.Simplified(s)) }
 
 // isComplaint reports whether s has a chief complaint's shape.
 func isComplaint(s string) bool {

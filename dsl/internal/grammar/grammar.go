@@ -13,6 +13,7 @@ type Statement struct {
 	Retrieve  *Retrieve `parser:"@@"`
 	Using     *Using    `parser:"@@?"`
 	Where     *Where    `parser:"@@?"`
+	Gate      *Gate     `parser:"@@?"`
 	Fuse      *Fuse     `parser:"@@?"`
 	Expand    *Expand   `parser:"@@?"`
 	Pack      *Pack     `parser:"@@?"`
@@ -93,6 +94,20 @@ type Value struct {
 	String *String `parser:"  @@"`
 	Number *Number `parser:"| @@"`
 	Name   string  `parser:"| @Ident"`
+}
+
+// Gate is the completeness gate with optional thresholds; a threshold
+// given twice is rejected after parsing.
+type Gate struct {
+	Pos     lexer.Position
+	Options []*GateOption `parser:"'GATE' ('(' @@ (',' @@)* ')')?"`
+}
+
+// GateOption is theta1 = n or theta2 = n.
+type GateOption struct {
+	Pos   lexer.Position
+	Name  string  `parser:"@('theta1' | 'theta2')"`
+	Value *Number `parser:"'=' @@"`
 }
 
 // Fuse picks one fusion method.

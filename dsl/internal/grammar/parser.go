@@ -86,6 +86,7 @@ var words = slices.Concat([]string{
 	"EXPLAIN", "ANALYZE", "RETRIEVE",
 	"USING", "bm25", "vector", "k",
 	"WHERE", "tier", "type", "patient", "time", "source", "evidence", "lang", "doc", "meta", "IN", "AND",
+	"GATE", "theta1", "theta2",
 	"FUSE", "rrf", "weighted", "docvote", "alpha", "auto", "m",
 	"EXPAND", "metapath", "HOPS", "WHEN", "entities",
 	"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "reliability", "strategy",

@@ -1,0 +1,135 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/gate"
+)
+
+// GateNode is the completeness gate (GATE) with its thresholds bound.
+type GateNode struct {
+	Theta1, Theta2 float64
+}
+
+// Gate is the completeness gate's reading of the query text (GATE; see
+// package internal/gate): each sentence labelled A (critical for
+// diagnosis), B (helps retrieval) or C, the completeness score I, and
+// the decision. Retrieved is false only when the gate answered without
+// retrieval.
+type Gate struct {
+	Score     float64        `json:"score"`
+	Theta1    float64        `json:"theta1"`
+	Theta2    float64        `json:"theta2"`
+	Decision  string         `json:"decision"` // "answer", "retrieve" or "warn"
+	Retrieved bool           `json:"retrieved"`
+	Note      string         `json:"note"`
+	Sentences []GateSentence `json:"sentences"`
+}
+
+// GateSentence is one sentence of the query with its label ("A", "B" or
+// "C") and the rule that gave it.
+type GateSentence struct {
+	Text  string `json:"text"`
+	Label string `json:"label"`
+	Why   string `json:"why"`
+}
+
+// readGate labels the query's sentences against the graph's entities
+// (when the store has a graph) and scores them.
+func readGate(ctx context.Context, text string, g *graph.Graph, theta1, theta2 float64) (gate.Report, error) {
+	entities, err := graphEntities(ctx, g)
+	if err != nil {
+		return gate.Report{}, err
+	}
+	return gate.Read(text, entities, theta1, theta2), nil
+}
+
+// graphEntities counts the entities of every type of g a sentence names,
+// leaving out one-character mentions (gate.LongEnough); nil without a
+// graph.
+func graphEntities(ctx context.Context, g *graph.Graph) (gate.Entities, error) {
+	if g == nil {
+		return nil, nil
+	}
+	types := g.Types()
+	// Build every type's dictionary now, under ctx, so that counting
+	// below cannot wait.
+	for _, t := range types {
+		if _, err := g.LinkContext(ctx, "", t); err != nil {
+			return nil, err
+		}
+	}
+	return func(s string) int {
+		n := 0
+		for _, t := range types {
+			for _, a := range g.Link(s, t) {
+				if gate.LongEnough(a.Mention) {
+					n++
+				}
+			}
+		}
+		return n
+	}, nil
+}
+
+// runGate reads the query text and decides; it reports whether retrieval
+// is to be skipped. It never skips when the query reads a patient's
+// record: the record is not in the query text, however complete the
+// text is, and an allergy in it must still reach the context.
+func (x *execution) runGate(ctx context.Context) (skip bool, err error) {
+	n := x.p.Gate
+	start := time.Now()
+	r, err := readGate(ctx, x.p.Query.Text, x.p.graph, n.Theta1, n.Theta2)
+	if err != nil {
+		return false, err
+	}
+	g := &Gate{Score: r.Score, Theta1: r.Theta1, Theta2: r.Theta2, Decision: r.Decision, Retrieved: true,
+		Sentences: make([]GateSentence, len(r.Units))}
+	for i, u := range r.Units {
+		g.Sentences[i] = GateSentence(u)
+	}
+	switch {
+	case r.Decision == gate.Answer && x.p.readsRecord():
+		g.Note = fmt.Sprintf("the text is complete (I %.2f >= theta1 %g), but the query reads a patient's record, which the text does not hold: retrieved", r.Score, r.Theta1)
+	case r.Decision == gate.Answer:
+		g.Retrieved = false
+		g.Note = fmt.Sprintf("the text is complete (I %.2f >= theta1 %g): answer without retrieval", r.Score, r.Theta1)
+	case r.Decision == gate.Warn:
+		g.Note = fmt.Sprintf("critical information is sparse (I %.2f < theta2 %g): retrieved; an answer risks misdiagnosis", r.Score, r.Theta2)
+	default:
+		g.Note = fmt.Sprintf("retrieve (theta2 %g <= I %.2f < theta1 %g)", r.Theta2, r.Score, r.Theta1)
+	}
+	x.res.Gate = g
+	labels := make([]string, len(r.Units))
+	for i, u := range r.Units {
+		labels[i] = u.Label
+	}
+	x.report(opGate, len(r.Units), len(r.Queries(x.p.Query.Text)), start, r.Summary()+"; labels "+strings.Join(labels, " "))
+	return !g.Retrieved, nil
+}
+
+// skipped fills in the result of a query the gate answered without
+// retrieval: nothing retrieved, every stage saying why.
+func (x *execution) skipped() {
+	why := "not run: the completeness gate answered without retrieval"
+	x.res.Relevance.Mode, x.res.Relevance.Note = "none", why
+	x.res.Expansion.Reason = why
+	if x.p.Pack != nil {
+		x.res.Budget = x.p.Pack.Params.Budget
+	}
+}
+
+// readsRecord reports whether a WHERE condition names patients.
+func (p *Plan) readsRecord() bool {
+	for _, c := range p.Query.Filter {
+		if c.Field == base.FieldPatient {
+			return true
+		}
+	}
+	return false
+}
