@@ -96,14 +96,17 @@ type GateClause struct {
 }
 
 // FuseClause picks the fusion method ("rrf", "weighted" or "docvote") and
-// its one parameter when given: k for rrf, alpha for weighted, m for
+// its parameter when given: k for rrf, alpha for weighted, m for
 // docvote. Auto is weighted(alpha=auto): alpha chosen per query (Param
-// is nil then).
+// is nil then). Docvote also takes Docs (k, the documents kept) and Votes
+// (the voting arms: bm25, vector or both).
 type FuseClause struct {
 	Pos    Pos
 	Method string
 	Param  *Num
 	Auto   bool
+	Docs   *Num
+	Votes  *Name
 }
 
 // ExpandClause is graph expansion along metapath templates.

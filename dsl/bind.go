@@ -72,7 +72,7 @@ func (s *Statement) slots() []slot {
 		addNum(s.Gate.Theta1, s.Gate.Theta2)
 	}
 	if s.Fuse != nil {
-		addNum(s.Fuse.Param)
+		addNum(s.Fuse.Param, s.Fuse.Docs)
 	}
 	if e := s.Expand; e != nil {
 		addNum(e.Hops, e.Limit, e.When)

@@ -39,7 +39,11 @@ func build(text source, g *grammar.Statement) (*Statement, *Error) {
 		s.Gate = gc
 	}
 	if g.Fuse != nil {
-		s.Fuse = buildFuse(g.Fuse)
+		f, err := buildFuse(text, g.Fuse)
+		if err != nil {
+			return nil, err
+		}
+		s.Fuse = f
 	}
 	if g.Expand != nil {
 		s.Expand = buildExpand(g.Expand)
@@ -131,7 +135,7 @@ func buildGate(text source, g *grammar.Gate) (*GateClause, *Error) {
 	return gc, nil
 }
 
-func buildFuse(g *grammar.Fuse) *FuseClause {
+func buildFuse(text source, g *grammar.Fuse) (*FuseClause, *Error) {
 	f := &FuseClause{Pos: pos(g.Pos)}
 	switch {
 	case g.RRF != nil:
@@ -139,9 +143,25 @@ func buildFuse(g *grammar.Fuse) *FuseClause {
 	case g.Weighted != nil:
 		f.Method, f.Param, f.Auto = FuseWeighted, optNum(g.Weighted.Alpha), g.Weighted.Auto
 	default:
-		f.Method, f.Param = FuseDocVote, optNum(g.DocVote.M)
+		f.Method = FuseDocVote
+		seen := map[string]Pos{}
+		for _, o := range g.DocVote.Options {
+			name := "votes"
+			switch {
+			case o.M != nil:
+				name, f.Param = "m", optNum(o.M)
+			case o.K != nil:
+				name, f.Docs = "k", optNum(o.K)
+			default:
+				f.Votes = &Name{Pos: pos(o.Pos), Text: strings.ToLower(o.Votes)}
+			}
+			if first, dup := seen[name]; dup {
+				return nil, text.errorf(pos(o.Pos), "%s is given twice in docvote (first at %s)", name, first)
+			}
+			seen[name] = pos(o.Pos)
+		}
 	}
-	return f
+	return f, nil
 }
 
 func buildExpand(g *grammar.Expand) *ExpandClause {

@@ -142,11 +142,42 @@ func (c *checker) fuse(s *Statement) *Error {
 		}
 		c.q.Fuse.Alpha, err = c.decimal(f.Param, spec{name: "alpha", lo: 0, hi: 1, def: defaultAlpha, key: ParamFuseAlpha})
 	case FuseDocVote:
-		c.q.Fuse.M, err = c.whole(f.Param, spec{name: "docvote m", lo: 1, hi: maxDocVoteM, def: defaultDocVoteM, key: ParamFuseM})
+		err = c.docVote(f)
 	default:
 		err = c.src.errorf(f.Pos, "unknown fusion method %q; use rrf, weighted or docvote", f.Method)
 	}
 	return err
+}
+
+// docVote reads docvote's m, k and voting arms; the arms that vote must
+// be arms USING names.
+func (c *checker) docVote(f *FuseClause) *Error {
+	var err *Error
+	if c.q.Fuse.M, err = c.whole(f.Param, spec{name: "docvote m", lo: 1, hi: maxDocVoteM, def: defaultDocVoteM, key: ParamFuseM}); err != nil {
+		return err
+	}
+	if c.q.Fuse.Docs, err = c.whole(f.Docs, spec{name: "docvote k", lo: 1, hi: maxDocVoteK, def: defaultDocVoteK, key: ParamFuseDocs}); err != nil {
+		return err
+	}
+	if f.Votes == nil {
+		c.defaulted(ParamFuseVotes)
+		c.q.Fuse.Votes = VotesBM25
+		if c.q.BM25 == nil {
+			c.q.Fuse.Votes = VotesVector
+		}
+		return nil
+	}
+	v := f.Votes.Text
+	switch {
+	case v != VotesBM25 && v != VotesVector && v != VotesBoth:
+		return c.src.errorf(f.Votes.Pos, "unknown docvote votes %q; use bm25, vector or both", v)
+	case v != VotesVector && c.q.BM25 == nil:
+		return c.src.errorf(f.Votes.Pos, "docvote votes=%s needs the bm25 arm, which USING leaves out", v)
+	case v != VotesBM25 && c.q.Vector == nil:
+		return c.src.errorf(f.Votes.Pos, "docvote votes=%s needs the vector arm, which USING leaves out", v)
+	}
+	c.q.Fuse.Votes = v
+	return nil
 }
 
 func (c *checker) expand(s *Statement) *Error {

@@ -40,7 +40,7 @@ func mustCheck(t *testing.T, src string) *Query {
 func TestDefaults(t *testing.T) {
 	q := mustCheck(t, `RETRIEVE "x" USING bm25 FUSE docvote EXPAND metapath "A -r-> B" HOPS 3 PACK budget 512 kmin 1`)
 	want := map[Param]bool{
-		ParamBM25K: true, ParamFuseM: true, ParamExpandLimit: true, ParamMinEntities: true,
+		ParamBM25K: true, ParamFuseM: true, ParamFuseDocs: true, ParamFuseVotes: true, ParamExpandLimit: true, ParamMinEntities: true,
 		ParamWeights: true, ParamLambda: true, ParamEpsilon: true, ParamFloor: true, ParamReliability: true, ParamStrategy: true, ParamNow: true, ParamLimit: true,
 	}
 	if len(q.Defaulted) != len(want) {

@@ -13,6 +13,7 @@ const (
 	defaultRRFK     = 60  // the usual RRF constant
 	defaultAlpha    = 0.5 // weighted fusion: dense and sparse alike
 	defaultDocVoteM = 5
+	defaultDocVoteK = 10 // documents
 	// GATE's thresholds are the gate's own, calibrated on MedQA
 	// (docs/gate.md).
 	defaultTheta1      = gate.DefaultTheta1
@@ -32,6 +33,7 @@ const (
 
 	maxK        = 10_000
 	maxDocVoteM = 1000
+	maxDocVoteK = 1000
 	maxHops     = 6
 	maxBudget   = 1_000_000
 	maxKmin     = 100

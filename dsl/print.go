@@ -117,11 +117,21 @@ func printFuse(f *FuseClause) string {
 	if f.Auto {
 		return f.Method + "(alpha=auto)"
 	}
-	if f.Param == nil {
+	var opts []string
+	if f.Param != nil {
+		param := map[string]string{FuseRRF: "k", FuseWeighted: "alpha", FuseDocVote: "m"}[f.Method]
+		opts = append(opts, param+"="+f.Param.written())
+	}
+	if f.Docs != nil {
+		opts = append(opts, "k="+f.Docs.written())
+	}
+	if f.Votes != nil {
+		opts = append(opts, "votes="+f.Votes.Text)
+	}
+	if len(opts) == 0 {
 		return f.Method
 	}
-	param := map[string]string{FuseRRF: "k", FuseWeighted: "alpha", FuseDocVote: "m"}[f.Method]
-	return f.Method + "(" + param + "=" + f.Param.written() + ")"
+	return f.Method + "(" + strings.Join(opts, ", ") + ")"
 }
 
 func printExpand(e *ExpandClause) []string {

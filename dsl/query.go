@@ -70,7 +70,19 @@ type Fuse struct {
 	// query from its entity density (planner.AutoAlpha); Alpha is unused.
 	AlphaAuto bool
 	M         int // docvote: chunks per query sentence
+	// Docs is docvote's k: the documents kept, each with all its chunks.
+	Docs int
+	// Votes names docvote's voting arms: VotesBM25, VotesVector or
+	// VotesBoth.
+	Votes string
 }
+
+// Docvote's voting arms.
+const (
+	VotesBM25   = "bm25"
+	VotesVector = "vector"
+	VotesBoth   = "both"
+)
 
 // Gate is the completeness gate (package internal/gate): the query text's
 // sentences are labelled A, B or C and scored; a score at or above
@@ -126,6 +138,8 @@ const (
 	ParamFuseK       Param = "fuse.k"           // 60
 	ParamFuseAlpha   Param = "fuse.alpha"       // 0.5
 	ParamFuseM       Param = "fuse.m"           // 5
+	ParamFuseDocs    Param = "fuse.docs"        // 10
+	ParamFuseVotes   Param = "fuse.votes"       // bm25 (vector when USING has only vector)
 	ParamHops        Param = "expand.hops"      // 2
 	ParamExpandLimit Param = "expand.limit"     // 20
 	ParamMinEntities Param = "expand.when"      // 1
@@ -228,7 +242,7 @@ func (q *Query) describeFuse() string {
 		}
 		return fmt.Sprintf("weighted alpha=%s%s", fmtFloat(f.Alpha), q.mark(ParamFuseAlpha))
 	}
-	return fmt.Sprintf("%s m=%d%s", f.Method, f.M, q.mark(ParamFuseM))
+	return fmt.Sprintf("%s m=%d%s k=%d%s votes=%s%s", f.Method, f.M, q.mark(ParamFuseM), f.Docs, q.mark(ParamFuseDocs), f.Votes, q.mark(ParamFuseVotes))
 }
 
 func (q *Query) describeExpand() string {

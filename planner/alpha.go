@@ -42,12 +42,16 @@ func (x *execution) entityDensity(ctx context.Context) (density float64, entitie
 		return 0, 0, 0, err
 	}
 	for _, t := range terms {
-		if t.DF > 0 && float64(t.DF) <= domainDF*float64(n) {
+		if isDomainTerm(t.DF, n) {
 			entities++
 		}
 	}
 	return float64(entities) / float64(len(terms)), entities, len(terms), nil
 }
+
+// isDomainTerm reports whether a term in df of the store's n chunks is a
+// domain term: held, by at most domainDF of them.
+func isDomainTerm(df, n uint64) bool { return df > 0 && float64(df) <= domainDF*float64(n) }
 
 // autoAlpha chooses the query's alpha and says how, for EXPLAIN ANALYZE.
 func (x *execution) autoAlpha(ctx context.Context) (float64, string, error) {

@@ -16,7 +16,6 @@ import (
 	"github.com/medkb/medkb/index/vector"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/clinical"
-	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/store"
 )
 
@@ -64,7 +63,7 @@ func compile(ctx context.Context, src string, args dsl.Args, env *Env, clk clock
 	}
 	var g *graph.Graph
 	note := ""
-	if q.Expand != nil || q.Gate != nil {
+	if q.Expand != nil || q.Gate != nil || q.Fuse.Method == dsl.FuseDocVote {
 		if g, note, err = env.Graph(ctx); err != nil {
 			return nil, clk.check(ctx, StageGraph, err)
 		}
@@ -250,15 +249,9 @@ func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
 		}
 		fused = fuseWeighted(full, alpha)
 	case dsl.FuseDocVote:
-		per, err := x.perSentence(ctx)
-		if err = x.clock.check(ctx, StageFusion, err); err != nil {
-			return nil, err
+		if fused, note, err = x.docVote(ctx, full); err != nil {
+			return nil, x.clock.check(ctx, StageFusion, err)
 		}
-		docOf, err := x.docOf(full, per)
-		if err != nil {
-			return nil, err
-		}
-		fused = fuseDocVote(full, per, docOf, x.p.Fuse.K, x.p.Fuse.VectorWeight)
 	default:
 		fused = fuseRRF(full, x.p.Fuse.K, x.p.Fuse.VectorWeight)
 	}
@@ -367,51 +360,6 @@ func (x *execution) postFilter(hits []Hit, f base.Filter, k int) ([]Hit, error) 
 		}
 	}
 	return out, nil
-}
-
-// perSentence retrieves the top m chunks for each sentence of the query.
-func (x *execution) perSentence(ctx context.Context) ([]arms, error) {
-	sentences := text.Sentences(x.p.Query.Text)
-	vecs, err := x.env.Embedder.Embed(ctx, sentences)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]arms, len(sentences))
-	for i, s := range sentences {
-		if out[i], err = x.runArms(ctx, s, vecs[i], x.p.Fuse.M, false); err != nil {
-			return nil, err
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// docOf resolves the documents of every chunk the arms retrieved.
-func (x *execution) docOf(full arms, per []arms) (func(uint64) string, error) {
-	var ords []uint64
-	for _, a := range append([]arms{full}, per...) {
-		for _, h := range append(a.bm25, a.vector...) {
-			ords = append(ords, h.Ord)
-		}
-	}
-	chunks, err := x.env.Store.Chunks(ords)
-	if err != nil {
-		return nil, err
-	}
-	docs := make(map[uint64]string, len(ords))
-	for _, c := range chunks {
-		if c != nil {
-			docs[c.Ord] = c.Doc
-		}
-	}
-	return func(ord uint64) string {
-		if d, ok := docs[ord]; ok {
-			return d
-		}
-		return fmt.Sprintf("#%d", ord) // deleted meanwhile: its own document
-	}, nil
 }
 
 // load reads the chunk records of the fused candidates, in fused order,

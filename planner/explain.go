@@ -95,8 +95,8 @@ func (p *Plan) Explain(reports []OpReport) string {
 		}
 		add(opFuse, fmt.Sprintf("Fuse weighted alpha=%s (alpha*N(vector) + (1-alpha)*N(bm25), min-max)", mark(dsl.ParamFuseAlpha, fmt.Sprint(f.Alpha))))
 	case dsl.FuseDocVote:
-		add(opFuse, fmt.Sprintf("Fuse docvote m=%s (per query sentence; documents vote, chunks tie-break by rrf k=%g, vector weight %g)",
-			mark(dsl.ParamFuseM, fmt.Sprint(f.M)), f.K, f.VectorWeight))
+		add(opFuse, fmt.Sprintf("Fuse docvote m=%s k=%s votes=%s (each A/B sentence of the query retrieves m chunks per voting arm; a document scores its distinct chunks retrieved, ties by rrf k=%g with vector weight %g; the top k documents, each with all its chunks)",
+			mark(dsl.ParamFuseM, fmt.Sprint(f.M)), mark(dsl.ParamFuseDocs, fmt.Sprint(f.Docs)), mark(dsl.ParamFuseVotes, f.Votes), f.K, f.VectorWeight))
 	}
 	if g := p.Gate; g != nil {
 		add(opGate, fmt.Sprintf("Gate theta1=%s theta2=%s (sentences labelled A/B/C by rules; I = sum(%g A + %g B + %g C) / (%g max(n, %d)); I >= theta1 answers without retrieval unless a patient's record is read, I < theta2 warns)",

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/medkb/medkb/graph"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/gate"
 )
@@ -39,42 +38,68 @@ type GateSentence struct {
 	Why   string `json:"why"`
 }
 
-// readGate labels the query's sentences against the graph's entities
-// (when the store has a graph) and scores them.
-func readGate(ctx context.Context, text string, g *graph.Graph, theta1, theta2 float64) (gate.Report, error) {
-	entities, err := graphEntities(ctx, g)
+// readGate labels the query's sentences against what the store knows
+// (see names) and scores them.
+func (x *execution) readGate(ctx context.Context, theta1, theta2 float64) (gate.Report, error) {
+	names, err := x.names(ctx)
 	if err != nil {
 		return gate.Report{}, err
 	}
-	return gate.Read(text, entities, theta1, theta2), nil
+	return gate.Read(x.p.Query.Text, names, theta1, theta2), nil
 }
 
-// graphEntities counts the entities of every type of g a sentence names,
-// leaving out one-character mentions (gate.LongEnough); nil without a
-// graph.
-func graphEntities(ctx context.Context, g *graph.Graph) (gate.Entities, error) {
-	if g == nil {
-		return nil, nil
-	}
-	types := g.Types()
-	// Build every type's dictionary now, under ctx, so that counting
-	// below cannot wait.
-	for _, t := range types {
-		if _, err := g.LinkContext(ctx, "", t); err != nil {
-			return nil, err
+// names counts what a sentence names that the store knows: entities of
+// every type of the graph (when the plan was bound to one), leaving out
+// one-character mentions (gate.LongEnough), and domain terms, the terms
+// BM25 finds in at most domainDF of the store's chunks (as entity
+// density counts them). A sentence the index cannot analyse names no
+// term.
+func (x *execution) names(ctx context.Context) (gate.Names, error) {
+	g := x.p.graph
+	var types []string
+	if g != nil {
+		types = g.Types()
+		// Build every type's dictionary now, under ctx, so that
+		// counting below cannot wait.
+		for _, t := range types {
+			if _, err := g.LinkContext(ctx, "", t); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return func(s string) int {
-		n := 0
+	return func(s string) (int, string) {
+		entities := 0
 		for _, t := range types {
 			for _, a := range g.Link(s, t) {
 				if gate.LongEnough(a.Mention) {
-					n++
+					entities++
 				}
 			}
 		}
-		return n
+		domain := 0
+		if terms, n, err := x.env.BM25.QueryTerms(ctx, s); err == nil {
+			for _, t := range terms {
+				if isDomainTerm(t.DF, n) {
+					domain++
+				}
+			}
+		}
+		var what []string
+		if entities > 0 {
+			what = append(what, fmt.Sprintf("%d graph entit%s", entities, plural(entities, "y", "ies")))
+		}
+		if domain > 0 {
+			what = append(what, fmt.Sprintf("%d store term%s", domain, plural(domain, "", "s")))
+		}
+		return entities + domain, strings.Join(what, ", ")
 	}, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // runGate reads the query text and decides; it reports whether retrieval
@@ -84,7 +109,7 @@ func graphEntities(ctx context.Context, g *graph.Graph) (gate.Entities, error) {
 func (x *execution) runGate(ctx context.Context) (skip bool, err error) {
 	n := x.p.Gate
 	start := time.Now()
-	r, err := readGate(ctx, x.p.Query.Text, x.p.graph, n.Theta1, n.Theta2)
+	r, err := x.readGate(ctx, n.Theta1, n.Theta2)
 	if err != nil {
 		return false, err
 	}

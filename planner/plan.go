@@ -48,7 +48,11 @@ type FuseNode struct {
 	// AlphaAuto is weighted(alpha=auto): alpha is chosen per query at
 	// execution (AutoAlpha) and EXPLAIN ANALYZE reports it.
 	AlphaAuto bool
-	M         int
+	// docvote: M chunks per sentence, the top Docs documents kept,
+	// Votes the voting arms (dsl.VotesBM25, VotesVector, VotesBoth).
+	M     int
+	Docs  int
+	Votes string
 	// VectorWeight is the vector arm's RRF weight (BM25's is 1), from the
 	// embedder: see embed.FusionWeight.
 	VectorWeight float64
@@ -106,7 +110,8 @@ type Binding struct {
 func Build(q *dsl.Query, b Binding) (*Plan, error) {
 	g := b.Graph
 	p := &Plan{Query: q, Limit: q.Limit, graph: g, graphNote: b.GraphNote,
-		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, AlphaAuto: q.Fuse.AlphaAuto, M: q.Fuse.M, VectorWeight: b.VectorWeight}}
+		Fuse: FuseNode{Method: q.Fuse.Method, K: q.Fuse.K, Alpha: q.Fuse.Alpha, AlphaAuto: q.Fuse.AlphaAuto, M: q.Fuse.M,
+			Docs: q.Fuse.Docs, Votes: q.Fuse.Votes, VectorWeight: b.VectorWeight}}
 	if p.Fuse.VectorWeight <= 0 {
 		p.Fuse.VectorWeight = 1
 	}

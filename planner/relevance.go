@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"github.com/medkb/medkb/dsl"
 	"strings"
 	"time"
 
@@ -128,6 +129,28 @@ func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate
 		}
 		return c.evidence >= minEvidence
 	}
+	// docvote passes whole documents on (ICA-RAG): a chunk of a
+	// document with a relevant chunk is relevant with it, as relevant as
+	// the document's best.
+	wholeDocs := map[string]float64{}
+	if x.p.Fuse.Method == dsl.FuseDocVote {
+		for _, c := range cands {
+			if c.chunk != nil && relevant(c) {
+				wholeDocs[c.chunk.Doc] = max(wholeDocs[c.chunk.Doc], c.rel)
+			}
+		}
+		inner := relevant
+		relevant = func(c *candidate) bool {
+			if inner(c) {
+				return true
+			}
+			if r, ok := wholeDocs[docID(c)]; ok {
+				c.rel = r
+				return true
+			}
+			return false
+		}
+	}
 	found := 0
 	for _, c := range cands {
 		if relevant(c) {
@@ -200,6 +223,14 @@ func (x *execution) score(c *candidate, t *topic, best bests) {
 	}
 	c.evidence = min(1, max(c.coverage, semantic, graph))
 	c.rel = min(1, max(lexical, semantic, graph))
+}
+
+// docID is the candidate's document, "" for a graph path.
+func docID(c *candidate) string {
+	if c.chunk == nil {
+		return ""
+	}
+	return c.chunk.Doc
 }
 
 // normalised is r relative to the best, 1 when the best is 0 (every

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/medkb/medkb/internal/docio"
 	"github.com/medkb/medkb/internal/ireval"
 	"github.com/medkb/medkb/internal/tempstore"
+	"github.com/medkb/medkb/internal/text"
 )
 
 // retrievalMethods are the arms and fusions bench retrieval compares, as
@@ -32,14 +34,18 @@ var retrievalMethods = []struct{ name, clauses string }{
 	{"weighted-0.8", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.8)"},
 	{"weighted-0.9", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=0.9)"},
 	{"weighted-auto", "USING bm25(k=300), vector(k=300) FUSE weighted(alpha=auto)"},
+	{"docvote", "USING bm25(k=300), vector(k=300) FUSE docvote(k=300)"},
+	{"docvote-both", "USING bm25(k=300), vector(k=300) FUSE docvote(k=300, votes=both)"},
 }
 
 func benchRetrievalCmd(e *env) *cobra.Command {
-	var docs, queries, qrels string
+	var docs, qrels string
+	var queries []string
+	var minSentences int
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "retrieval --docs F(.jsonl|.tsv) --queries F.tsv --qrels F.trec [--json]",
-		Short: "nDCG@10 and recall@100 of bm25, vector, rrf and weighted (alpha 0.1 to 0.9 and auto) on a judged collection",
+		Use:   "retrieval --docs F(.jsonl|.tsv) --queries F.tsv [--queries F2.tsv] --qrels F.trec [--min-sentences N] [--json]",
+		Short: "nDCG@10 and recall@100 of bm25, vector, rrf, weighted (alpha 0.1 to 0.9 and auto) and docvote on a judged collection",
 		Long: `Ingests the documents into a temporary store and runs every query with each
 method through the query language. Rankings are by document: a document
 takes the rank of its best chunk. nDCG@10 uses the graded judgements as
@@ -47,10 +53,10 @@ gains; recall@100 counts grade >= 1 as relevant. Queries are "id<TAB>text",
 qrels TREC "qid 0 docid grade".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if docs == "" || queries == "" || qrels == "" {
+			if docs == "" || len(queries) == 0 || qrels == "" {
 				return fmt.Errorf("--docs, --queries and --qrels are required")
 			}
-			out, err := benchRetrieval(cmd.Context(), docs, queries, qrels)
+			out, err := benchRetrieval(cmd.Context(), docs, queries, qrels, minSentences)
 			if err != nil {
 				return err
 			}
@@ -71,8 +77,9 @@ qrels TREC "qid 0 docid grade".`,
 		},
 	}
 	c.Flags().StringVar(&docs, "docs", "", "documents: JSON Lines, or TSV id<TAB>text")
-	c.Flags().StringVar(&queries, "queries", "", "queries: TSV id<TAB>text")
+	c.Flags().StringSliceVar(&queries, "queries", nil, "queries: TSV id<TAB>text; given twice or more, the texts of one id are joined, one a line (a title and its description make a query of several sentences), and only ids in every file run")
 	c.Flags().StringVar(&qrels, "qrels", "", "judgements: TREC qid 0 docid grade")
+	c.Flags().IntVar(&minSentences, "min-sentences", 1, "run only the queries of at least this many sentences (docvote's case)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }
@@ -84,7 +91,9 @@ type retrievalReport struct {
 	Methods       map[string]map[string]float64 `json:"methods"`
 }
 
-func benchRetrieval(ctx context.Context, docsPath, queriesPath, qrelsPath string) (*retrievalReport, error) {
+// benchRetrieval runs the methods named in only (every method when only
+// is empty).
+func benchRetrieval(ctx context.Context, docsPath string, queryPaths []string, qrelsPath string, minSentences int, only ...string) (*retrievalReport, error) {
 	res, err := readDocs(docsPath)
 	if err != nil {
 		return nil, err
@@ -92,9 +101,14 @@ func benchRetrieval(ctx context.Context, docsPath, queriesPath, qrelsPath string
 	if err := res.Err(); err != nil {
 		return nil, err
 	}
-	qs, err := readPairs(queriesPath)
+	qs, err := readQueries(queryPaths)
 	if err != nil {
 		return nil, err
+	}
+	for id, q := range qs {
+		if len(text.Sentences(q)) < minSentences {
+			delete(qs, id)
+		}
 	}
 	f, err := os.Open(qrelsPath)
 	if err != nil {
@@ -112,6 +126,9 @@ func benchRetrieval(ctx context.Context, docsPath, queriesPath, qrelsPath string
 	defer db.Close()
 	out := &retrievalReport{Docs: len(res.Docs), IngestSeconds: db.Ingest.Seconds(), Methods: map[string]map[string]float64{}}
 	for _, m := range retrievalMethods {
+		if len(only) > 0 && !slices.Contains(only, m.name) {
+			continue
+		}
 		runs := map[string][]string{}
 		for id, text := range qs {
 			if _, ok := judged[id]; !ok {
@@ -152,6 +169,30 @@ func readDocs(path string) (*docio.Result, error) {
 	}
 	defer f.Close()
 	return docio.Read(f, path)
+}
+
+// readQueries reads the query files and joins the texts of each id, one
+// a line; an id missing from a file is left out.
+func readQueries(paths []string) (map[string]string, error) {
+	var out map[string]string
+	for _, path := range paths {
+		qs, err := readPairs(path)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = qs
+			continue
+		}
+		for id, q := range out {
+			if more, ok := qs[id]; ok {
+				out[id] = q + "\n" + more
+			} else {
+				delete(out, id)
+			}
+		}
+	}
+	return out, nil
 }
 
 func readPairs(path string) (map[string]string, error) {

@@ -9,8 +9,8 @@ import (
 type Case []Unit
 
 // ReadCase labels the sentences of input.
-func ReadCase(input string, entities Entities) Case {
-	return Read(input, entities, DefaultTheta1, DefaultTheta2).Units
+func ReadCase(input string, names Names) Case {
+	return Read(input, names, DefaultTheta1, DefaultTheta2).Units
 }
 
 // Without returns c without the units whose indexes are in masked.

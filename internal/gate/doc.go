@@ -19,9 +19,11 @@
 //     such evidence; the evidence tiers rank it as objective.
 //   - B: the sentence names what to look for without settling it: a
 //     complaint, history or narrative rule (tier T4) fires, it reads as a
-//     chief complaint (a symptom and its duration), or it names a
-//     knowledge-graph entity of two or more characters (Entities, given
-//     by the caller: the store's graph).
+//     chief complaint (a symptom and its duration), or it names what the
+//     store knows (Names, given by the caller: knowledge-graph entities
+//     of two or more characters, terms held by few of the store's
+//     chunks), as the paper's annotation calls a sentence B when BM25
+//     finds the right documents with it.
 //   - C: anything else: demographics alone, administrative text, the
 //     question's own scaffolding ("Which of the following is the most
 //     likely diagnosis?").

@@ -42,9 +42,10 @@ const (
 	DefaultTheta2 = 0.14
 )
 
-// Entities counts the knowledge-graph entities a sentence names, each at
-// least two characters long; nil when the store has no graph.
-type Entities func(sentence string) int
+// Names counts what a sentence names that helps retrieval (knowledge-graph
+// entities of two or more characters, the store's domain terms) and says
+// what in a few words ("2 graph entities"); nil when nothing is known.
+type Names func(sentence string) (n int, what string)
 
 // Unit is one sentence of the input, its label and the rule that gave it.
 type Unit struct {
@@ -85,10 +86,10 @@ func (r *Report) Summary() string {
 }
 
 // Read splits input into sentences, labels them and decides.
-func Read(input string, entities Entities, theta1, theta2 float64) Report {
+func Read(input string, names Names, theta1, theta2 float64) Report {
 	var r Report
 	for _, s := range text.Sentences(input) {
-		label, why := Label(s, entities)
+		label, why := Label(s, names)
 		r.Units = append(r.Units, Unit{Text: s, Label: label, Why: why})
 	}
 	r.Score = Score(r.Units)
@@ -99,7 +100,7 @@ func Read(input string, entities Entities, theta1, theta2 float64) Report {
 
 // Label labels one sentence (see the package documentation) and says
 // which rule decided.
-func Label(s string, entities Entities) (label, why string) {
+func Label(s string, names Names) (label, why string) {
 	tier, reason := clinical.Classify("", base.TierNone, s)
 	if tier != base.T4 && reason.Name != clinical.FallbackRule {
 		return Critical, "rule " + reason.Name
@@ -113,19 +114,12 @@ func Label(s string, entities Entities) (label, why string) {
 	if clinical.IsComplaint(s) {
 		return Helpful, "complaint"
 	}
-	if entities != nil {
-		if n := entities(s); n > 0 {
-			return Helpful, fmt.Sprintf("%d graph %s", n, plural(n, "entity", "entities"))
+	if names != nil {
+		if n, what := names(s); n > 0 {
+			return Helpful, "names " + what
 		}
 	}
 	return Unimportant, "no rule, value or entity"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Score is the completeness I of labelled units: the weighted sum of

@@ -1,20 +1,21 @@
 package gate
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 )
 
 func TestLabel(t *testing.T) {
-	diseases := func(s string) int {
+	diseases := func(s string) (int, string) {
 		n := 0
 		for _, name := range []string{"type 2 diabetes mellitus", "冠心病"} {
 			if strings.Contains(s, name) {
 				n++
 			}
 		}
-		return n
+		return n, fmt.Sprintf("%d disease(s)", n)
 	}
 	for _, c := range []struct {
 		sentence, label, why string
@@ -26,7 +27,7 @@ func TestLabel(t *testing.T) {
 		{"肌钙蛋白I 2.3 ng/mL。", Critical, ""},
 		{"青霉素过敏。", Critical, "rule allergy"},
 		{"A 67-year-old man comes to the physician because of a 2-day history of chest pain.", Helpful, "rule complaint"},
-		{"He has type 2 diabetes mellitus.", Helpful, "1 graph entity"},
+		{"He has type 2 diabetes mellitus.", Helpful, "names 1 disease(s)"},
 		{"既往冠心病十年。", Helpful, ""},
 		{"Which of the following is the most likely diagnosis?", Unimportant, "no rule, value or entity"},
 		{"The attending tells the resident to leave it out of the report.", Unimportant, "no rule, value or entity"},

@@ -20,7 +20,8 @@
 // abbreviation (Dr., e.g., approx., No. 5), after list numbering at the
 // start of a line or right after a colon ("1.", "诊断意见：1.肺炎"), or when the
 // next word starts with a lower-case letter (so "5 mg. daily" stays
-// whole). Closing quotes and brackets stay with the sentence they close.
+// whole), unless the period stands apart as tokenised text writes it
+// ("disease . without", as NFCorpus is distributed). Closing quotes and brackets stay with the sentence they close.
 //
 // Chunk packs consecutive sentences into chunks of at most maxTokens
 // tokens, each chunk the longest run of sentences that fits, counting each

@@ -99,6 +99,8 @@ func endsSentence(s string, lineStart, dot, end int) bool {
 	}
 	word := wordBefore(s, dot)
 	switch {
+	case dot > lineStart && s[dot-1] == ' ':
+		return true // a stop set apart, as tokenised text writes it: "disease . without"
 	case isListNumber(s, lineStart, dot, word):
 		return false
 	case isAbbreviation(word, first):

@@ -27,6 +27,7 @@ func TestSentences(t *testing.T) {
 		{"vs and approx", "Drug A vs. Drug B gave approx. 5 mg less. Done.", []string{"Drug A vs. Drug B gave approx. 5 mg less.", "Done."}},
 		{"No. before number", "Admitted to bed No. 12 on ward 3. Stable.", []string{"Admitted to bed No. 12 on ward 3.", "Stable."}},
 		{"no as a word", "She said no. Then she left.", []string{"She said no.", "Then she left."}},
+		{"tokenised, lower case", "a toxin associated with alzheimer ’ s disease . without vitamin b12 , though , it could make things worse .", []string{"a toxin associated with alzheimer ’ s disease .", "without vitamin b12 , though , it could make things worse ."}},
 		{"unit then lower case", "Creatinine 2.8 mg/dL. Urea 7 mmol/L. The dose was 5 mg. daily for a week.", []string{"Creatinine 2.8 mg/dL.", "Urea 7 mmol/L.", "The dose was 5 mg. daily for a week."}},
 		{"mixed-case word starts a sentence", "ALT 28 U/L. eGFR 78 mL/min. pH 7.31.", []string{"ALT 28 U/L.", "eGFR 78 mL/min.", "pH 7.31."}},
 		{"list numbering", "1. Chest pain\n2. Dyspnea on exertion\n10. Edema", []string{"1. Chest pain", "2. Dyspnea on exertion", "10. Edema"}},

@@ -132,10 +132,20 @@ type Weighted struct {
 	Alpha *Number `parser:"                              | @@ ) ')')?"`
 }
 
-// DocVote is chunk-to-document voting with an optional m.
+// DocVote is chunk-to-document voting with optional m (chunks per
+// sentence), k (documents kept) and votes (the arms that vote); an
+// option given twice is rejected after parsing.
 type DocVote struct {
-	Pos lexer.Position
-	M   *Number `parser:"'docvote' ('(' 'm' '=' @@ ')')?"`
+	Pos     lexer.Position
+	Options []*DocVoteOption `parser:"'docvote' ('(' @@ (',' @@)* ')')?"`
+}
+
+// DocVoteOption is one docvote option; exactly one field is set.
+type DocVoteOption struct {
+	Pos   lexer.Position
+	M     *Number `parser:"  'm' '=' @@"`
+	K     *Number `parser:"| 'k' '=' @@"`
+	Votes string  `parser:"| 'votes' '=' @('bm25' | 'vector' | 'both')"`
 }
 
 // Expand is graph expansion along metapaths; its options come in this

@@ -87,7 +87,7 @@ var words = slices.Concat([]string{
 	"USING", "bm25", "vector", "k",
 	"WHERE", "tier", "type", "patient", "time", "source", "evidence", "lang", "doc", "meta", "IN", "AND",
 	"GATE", "theta1", "theta2",
-	"FUSE", "rrf", "weighted", "docvote", "alpha", "auto", "m",
+	"FUSE", "rrf", "weighted", "docvote", "alpha", "auto", "m", "votes", "both",
 	"EXPAND", "metapath", "HOPS", "WHEN", "entities",
 	"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "reliability", "strategy",
 }, pack.StrategyNames(), []string{"now", "LIMIT"})
