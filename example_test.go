@@ -89,3 +89,27 @@ func exampleStore(docs ...medkb.Doc) (db *medkb.DB, done func()) {
 	}
 	return db, done
 }
+
+// A caller's judge labels each item of a result as supporting or
+// contradicting a claim; Weigh sums each side's evidence reliability
+// (study design, then age) and gives the verdict.
+func ExampleResult_Weigh() {
+	db, done := exampleStore(
+		medkb.Doc{ID: "meta", Title: "Statins after stroke: a meta-analysis of randomised trials", Evidence: "meta-analysis",
+			Text: "Statin therapy reduced recurrent stroke.", Published: "2024-01-01"},
+		medkb.Doc{ID: "case", Title: "Recurrent stroke on a statin: a case report", Evidence: "case report",
+			Text: "A patient on statin therapy had a recurrent stroke.", Published: "2024-01-01"},
+	)
+	defer done()
+	res, err := db.Query(context.Background(), `RETRIEVE "statin recurrent stroke" PACK budget 200 now "2025-01-01"`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	t, err := res.Weigh(map[string]string{"meta#0": medkb.StanceSupports, "case#0": medkb.StanceContradicts}, medkb.DefaultMargin)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("support %.2f, contradict %.2f: %s\n", t.Support, t.Contradict, t.Verdict)
+	// Output:
+	// support 0.99, contradict 0.24: supported
+}
