@@ -14,7 +14,8 @@ func benchEvidenceCmd(e *env) *cobra.Command {
 	var questions, pubmedqa, windows, strategies, now string
 	var corpora, cases []string
 	var n int
-	var untyped, asJSON bool
+	var untyped, duplicates, asJSON bool
+	var reliab float64
 	c := &cobra.Command{
 		Use:   "evidence (--questions F [--corpus F]... [--cases F]... | --pubmedqa F [--n N]) [--windows 64,128,256,512] [--strategies ebm,...] [--untyped] [--now DATE] [--json]",
 		Short: "evidence recall of every packing strategy against oracles, for questions that name their evidence",
@@ -61,6 +62,10 @@ spaced in PMID order (0: all 702 with evidence).`,
 				return fmt.Errorf("--windows: %w", err)
 			}
 			cfg.Strategies, cfg.Now = strings.Split(strings.ReplaceAll(strategies, " ", ""), ","), now
+			if reliab < 0 || reliab > 1 {
+				return fmt.Errorf("--reliability %g: want a weight in [0, 1]", reliab)
+			}
+			cfg.Reliability = reliab
 			var set *evidence.Set
 			var stats *evidence.PubMedQAStats
 			switch {
@@ -82,6 +87,9 @@ spaced in PMID order (0: all 702 with evidence).`,
 			}
 			if untyped {
 				evidence.Untyped(set.Docs)
+			}
+			if duplicates {
+				evidence.AddDuplicates(set, duplicateSeed)
 			}
 			rep, err := evidence.Run(cmd.Context(), set, cfg)
 			if err != nil {
@@ -118,6 +126,8 @@ spaced in PMID order (0: all 702 with evidence).`,
 	c.Flags().IntVar(&n, "n", 200, "PubMedQA questions in the fixed sample; 0 takes all")
 	c.Flags().StringVar(&windows, "windows", "64,128,256,512", "token windows, comma-separated")
 	c.Flags().StringVar(&strategies, "strategies", strings.Join(evidence.DefaultConfig().Strategies, ","), "packing strategies, comma-separated")
+	c.Flags().Float64Var(&reliab, "reliability", 0, "PACK ... reliability W: weigh utility by evidence reliability (0 = off)")
+	c.Flags().BoolVar(&duplicates, "duplicates", false, "inject 1-3 copy-forward copies of each question's evidence documents (a packed copy recalls its original)")
 	c.Flags().BoolVar(&untyped, "untyped", false, "drop every document's type and tier: the text rules decide")
 	c.Flags().StringVar(&now, "now", "", `reference day of time decay, PACK ... now "DATE" (default: today, as a query without it)`)
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON, with each question's recall")
@@ -153,3 +163,6 @@ func evidenceSet(questions string, corpora, cases []string) (*evidence.Set, erro
 	}
 	return set, nil
 }
+
+// duplicateSeed fixes which evidence --duplicates copies.
+const duplicateSeed = 1

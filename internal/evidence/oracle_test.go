@@ -37,7 +37,7 @@ func TestLineTokensIsThePlannersCost(t *testing.T) {
 	items := 0
 	for _, q := range set.Questions {
 		for _, budget := range []int{128, 4096} {
-			res, err := db.Query(ctx, statement(&q, budget, "ebm", "2025-06-01"))
+			res, err := db.Query(ctx, statement(&q, budget, "ebm", Config{Now: "2025-06-01"}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -14,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/reliability"
 	"github.com/medkb/medkb/internal/text"
 )
 
@@ -54,7 +56,8 @@ type pubmedqaEntry struct {
 // PubMedQA converts the expert-labelled PubMedQA set (ori_pqal.json) into
 // a Set: every sentence of every abstract's context paragraphs is a
 // document "PMID/s<k>" (k from 1 in reading order; time the YEAR, the
-// paragraph's label as meta "section", no patient, no type), so the
+// paragraph's label as meta "section", the abstract's study design as
+// evidence when its text names one, no patient, no type), so the
 // other abstracts are the haystack. n abstracts with derived evidence
 // (0: all) ask their QUESTION, taken evenly spaced in PMID order; their
 // evidence is derived from the LONG_ANSWER, which is never ingested:
@@ -83,6 +86,10 @@ func PubMedQA(path string, n int) (*Set, *PubMedQAStats, error) {
 	var asked []Question
 	for _, id := range pmids {
 		e := entries[id]
+		// Every sentence carries its abstract's study design, as the
+		// text cues read it from the whole abstract (most name none),
+		// so that PACK ... reliability can weigh it.
+		design := reliability.DesignOf(reliability.Doc{Text: strings.Join(e.Contexts, "\n")})
 		var sentences []string
 		for i, para := range e.Contexts {
 			section := ""
@@ -92,6 +99,9 @@ func PubMedQA(path string, n int) (*Set, *PubMedQAStats, error) {
 			for _, s := range text.Sentences(para) {
 				sentences = append(sentences, s)
 				d := base.Doc{ID: fmt.Sprintf("%s/s%d", id, len(sentences)), Text: s, Lang: "en"}
+				if design != reliability.Unknown {
+					d.Evidence = design.String()
+				}
 				if e.Year != nil {
 					d.Time = *e.Year
 				}

@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,9 @@ const (
 type Set struct {
 	Docs      []base.Doc
 	Questions []Question
+	// Copies maps an injected copy's document id to its original's
+	// (AddDuplicates); recall counts a packed copy for the original.
+	Copies map[string]string
 }
 
 // Config says which windows and strategies Run measures.
@@ -42,6 +46,8 @@ type Config struct {
 	// Now, when set, is the PACK clause's "now", the reference day of
 	// time decay; "" leaves the statement without it (today).
 	Now string
+	// Reliability is PACK's reliability weight; 0 leaves it out.
+	Reliability float64
 }
 
 // DefaultConfig measures every strategy at 64, 128, 256 and 512 tokens.
@@ -144,7 +150,7 @@ func Run(ctx context.Context, set *Set, cfg Config) (*Report, error) {
 	for i := range set.Questions {
 		q := &set.Questions[i]
 		rep.EvidenceItems += len(q.Evidence)
-		qr, err := measure(ctx, db.DB, q, cfg, tok.Count, rep)
+		qr, err := measure(ctx, db.DB, q, set.Copies, cfg, tok.Count, rep)
 		if err != nil {
 			return nil, fmt.Errorf("%s: question %q: %w", q.Pos, q.ID, err)
 		}
@@ -177,14 +183,14 @@ func (c *Config) check() error {
 
 // measure runs one question at every window and strategy and prices its
 // oracles.
-func measure(ctx context.Context, db *medkb.DB, q *Question, cfg Config, count func(string) int, rep *Report) (QuestionResult, error) {
+func measure(ctx context.Context, db *medkb.DB, q *Question, copies map[string]string, cfg Config, count func(string) int, rep *Report) (QuestionResult, error) {
 	qr := QuestionResult{ID: q.ID, Kind: q.Kind, Lang: text.Lang(q.Question), Evidence: len(q.Evidence),
 		Recall: map[string]map[string]float64{}, Fits: map[string]bool{}}
 	for _, s := range cfg.Strategies {
 		qr.Recall[s] = map[string]float64{}
 		for _, w := range cfg.Windows {
 			win := strconv.Itoa(w)
-			res, err := db.Query(ctx, statement(q, w, s, cfg.Now))
+			res, err := db.Query(ctx, statement(q, w, s, cfg))
 			rep.Queries++
 			if errors.Is(err, pack.ErrTooLarge) {
 				rep.refuse(s, win)
@@ -193,7 +199,7 @@ func measure(ctx context.Context, db *medkb.DB, q *Question, cfg Config, count f
 			if err != nil {
 				return qr, err
 			}
-			qr.Recall[s][win] = float64(recalled(q, res.Items)) / float64(len(q.Evidence))
+			qr.Recall[s][win] = float64(recalled(q, res.Items, copies)) / float64(len(q.Evidence))
 		}
 	}
 	ids := make([]string, 0, len(q.Evidence))
@@ -235,27 +241,32 @@ func (r *Report) refuse(strategy, win string) {
 }
 
 // statement is the query a question runs at one window and strategy.
-func statement(q *Question, window int, strategy, now string) string {
+func statement(q *Question, window int, strategy string, cfg Config) string {
 	var b strings.Builder
 	b.WriteString("RETRIEVE " + dsl.Quote(q.Question))
 	if q.Patient != "" {
 		b.WriteString(" WHERE patient = " + dsl.Quote(q.Patient))
 	}
 	fmt.Fprintf(&b, " PACK budget %d strategy %s", window, strategy)
-	if now != "" {
-		b.WriteString(" now " + dsl.Quote(now))
+	if cfg.Reliability > 0 {
+		fmt.Fprintf(&b, " reliability %g", cfg.Reliability)
+	}
+	if cfg.Now != "" {
+		b.WriteString(" now " + dsl.Quote(cfg.Now))
 	}
 	return b.String()
 }
 
 // recalled counts q's evidence items that the packed items recall: an
 // item of the document whose packed text holds the quote (both folded,
-// text.FoldKey), or any item of the document for an item without one.
-func recalled(q *Question, items []medkb.Item) int {
+// text.FoldKey), or any item of the document for an item without one. A
+// packed copy of a document (copies: copy -> original) counts as the
+// document.
+func recalled(q *Question, items []medkb.Item, copies map[string]string) int {
 	packed := map[string][]string{} // document -> its packed texts, folded
 	for _, it := range items {
-		if it.Doc != "" {
-			packed[it.Doc] = append(packed[it.Doc], text.FoldKey(it.Text))
+		if doc := cmp.Or(copies[it.Doc], it.Doc); doc != "" {
+			packed[doc] = append(packed[doc], text.FoldKey(it.Text))
 		}
 	}
 	n := 0
