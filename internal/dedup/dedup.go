@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/viterin/vek/vek32"
 
@@ -43,11 +44,61 @@ type Match struct {
 // String is "cosine 0.97" or "shingles 0.85".
 func (m Match) String() string { return fmt.Sprintf("%s %.2f", m.Test, m.Value) }
 
-// entry is an Entry with what the tests compare, computed once.
+// entry is an Entry with what the tests compare, each computed on first
+// use: most pairs differ in their group or values, and shingles are
+// needed only when the cosine test fails.
 type entry struct {
 	*Entry
 	values   string   // the numeric tokens, sorted and joined
 	shingles []uint64 // sorted, distinct
+	has      uint8    // hasValues | hasShingles
+}
+
+const (
+	hasValues = 1 << iota
+	hasShingles
+)
+
+// scratch is the buffers Find reuses from one entry to the next.
+type scratch struct {
+	runes []rune
+	words []uint64
+}
+
+// valuesOf folds the text from its first digit on: values never looks
+// back, and a digit (ASCII, or full-width U+FF10-FF19 as EF BC 90-99)
+// always starts a rune, so that suffix has the same values.
+func (e *entry) valuesOf(sc *scratch) string {
+	if e.has&hasValues == 0 {
+		if i := firstDigit(e.Text); i >= 0 {
+			sc.runes = fold(e.Text[i:], sc.runes)
+			e.values = values(sc.runes)
+		}
+		e.has |= hasValues
+	}
+	return e.values
+}
+
+// firstDigit is the byte offset of the first rune of s that folds to a
+// digit, -1 when none does.
+func firstDigit(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			return i
+		case c == 0xEF && i+2 < len(s) && s[i+1] == 0xBC && 0x90 <= s[i+2] && s[i+2] <= 0x99:
+			return i
+		}
+	}
+	return -1
+}
+
+func (e *entry) shinglesOf(sc *scratch) []uint64 {
+	if e.has&hasShingles == 0 {
+		e.shingles, sc.words = shingles(e.Text, sc.words)
+		e.has |= hasShingles
+	}
+	return e.shingles
 }
 
 // Find returns, for each entry, nil when it is kept or the Match that
@@ -56,19 +107,20 @@ type entry struct {
 func Find(es []Entry) []*Match {
 	prep := make([]entry, len(es))
 	for i := range es {
-		prep[i] = entry{Entry: &es[i], values: values(es[i].Text), shingles: shingles(es[i].Text)}
+		prep[i].Entry = &es[i]
 	}
+	var sc scratch
 	out := make([]*Match, len(es))
 	var clusters []cluster
 	for i := range prep {
 		for ci := range clusters {
 			c := &clusters[ci]
-			m := duplicate(&prep[i], &prep[c.kept])
+			m := duplicate(&prep[i], &prep[c.kept], &sc)
 			if m == nil {
 				continue
 			}
 			newer := prep[i].Day != base.NoDay && prep[i].Day > prep[c.kept].Day
-			if newer && prep[i].Score >= c.best*(1-TieRatio) && !dupOfAnother(prep, clusters, ci, i) {
+			if newer && prep[i].Score >= c.best*(1-TieRatio) && !dupOfAnother(prep, clusters, ci, i, &sc) {
 				// The newer close copy takes the older one's place,
 				// and the older one's copies point to it.
 				for j, o := range out {
@@ -101,9 +153,9 @@ type cluster struct {
 // dupOfAnother reports whether entry i duplicates the kept entry of a
 // cluster other than skip: such an entry may not become a kept one, or
 // two kept entries would be duplicates.
-func dupOfAnother(prep []entry, clusters []cluster, skip, i int) bool {
+func dupOfAnother(prep []entry, clusters []cluster, skip, i int, sc *scratch) bool {
 	for ci, c := range clusters {
-		if ci != skip && duplicate(&prep[i], &prep[c.kept]) != nil {
+		if ci != skip && duplicate(&prep[i], &prep[c.kept], sc) != nil {
 			return true
 		}
 	}
@@ -111,15 +163,21 @@ func dupOfAnother(prep []entry, clusters []cluster, skip, i int) bool {
 }
 
 // duplicate reports whether a and b are near-duplicates, and by which
-// test; Kept is left for the caller.
-func duplicate(a, b *entry) *Match {
-	if a.Group != b.Group || a.values != b.values {
+// test; Kept is left for the caller. The tests run cheapest first.
+func duplicate(a, b *entry, sc *scratch) *Match {
+	if a.Group != b.Group || a.valuesOf(sc) != b.valuesOf(sc) {
 		return nil
 	}
 	if len(a.Vec) > 0 && len(a.Vec) == len(b.Vec) {
 		if cos := float64(vek32.Dot(a.Vec, b.Vec)); cos >= MinCosine {
 			return &Match{Test: "cosine", Value: cos}
 		}
+	}
+	// |a ∩ b| <= the smaller set and |a ∪ b| >= the larger, so sets
+	// whose sizes differ by more than MinShingles allows cannot match.
+	na, nb := len(a.shinglesOf(sc)), len(b.shinglesOf(sc))
+	if float64(min(na, nb)) < MinShingles*float64(max(na, nb)) {
+		return nil
 	}
 	if j := jaccard(a.shingles, b.shingles); j >= MinShingles {
 		return &Match{Test: "shingles", Value: j}
@@ -131,9 +189,8 @@ func duplicate(a, b *entry) *Match {
 // texts that state the same values. A numeric token is a number and the
 // unit written after it, if any ("2.3 ng/mL", "38.5℃", "45%", "88次/分";
 // "120/80 mmHg" is two). A hand-written scanner: a regular expression
-// made Dedup cost milliseconds a query.
-func values(s string) string {
-	rs := []rune(strings.ToLower(strings.Map(text.WidthFold, s)))
+// made Dedup cost milliseconds a query. rs is the text folded by fold.
+func values(rs []rune) string {
 	var vs []string
 	for i := 0; i < len(rs); {
 		if !isDigit(rs[i]) {
@@ -203,13 +260,40 @@ func unitAt(rs []rune) int {
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
+// fold is s with full-width forms folded to ASCII and in lower case, as
+// runes, in buf (reused when large enough).
+func fold(s string, buf []rune) []rune {
+	buf = slices.Grow(buf[:0], len(s))[:len(s)] // never more runes than bytes
+	n := 0
+	for i := 0; i < len(s); n++ {
+		var w int
+		buf[n], w = foldAt(s, i)
+		i += w
+	}
+	return buf[:n]
+}
+
+// foldAt is the rune of s at byte i, folded as by fold, and its width.
+// ASCII takes a fast path; invalid UTF-8 is U+FFFD, one byte wide.
+func foldAt(s string, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return rune(c), 1
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	return unicode.ToLower(text.WidthFold(r)), w
+}
+
 // shingles is the set of the text's word 3-shingles, hashed; a text of
-// fewer than three words is one shingle. Words are hashed as they are
-// read (FNV-1a over their folded runes) and a shingle's hash mixes its
+// fewer than three words is one shingle, read from the text folded as
+// by fold; words is a buffer to reuse, returned grown. Words are hashed as they
+// are read (FNV-1a over their runes) and a shingle's hash mixes its
 // words', so that no string is built.
-func shingles(s string) []uint64 {
+func shingles(s string, words []uint64) (_, _ []uint64) {
 	const offset, prime = 14695981039346656037, 1099511628211
-	var words []uint64
+	words = words[:0]
 	h, in := uint64(offset), false
 	flush := func() {
 		if in {
@@ -217,8 +301,21 @@ func shingles(s string) []uint64 {
 			h, in = offset, false
 		}
 	}
-	for _, r := range s {
-		r = unicode.ToLower(text.WidthFold(r))
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf { // ASCII, inline
+			i++
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' && in:
+				h, in = (h^uint64(c))*prime, true
+			case 'A' <= c && c <= 'Z':
+				h, in = (h^uint64(c+'a'-'A'))*prime, true
+			default:
+				flush()
+			}
+			continue
+		}
+		r, w := foldAt(s, i)
+		i += w
 		switch {
 		case text.IsCJK(r):
 			flush()
@@ -240,7 +337,7 @@ func shingles(s string) []uint64 {
 		out = append(out, x)
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.Compact(out), words
 }
 
 // jaccard is |a ∩ b| / |a ∪ b| of two sorted sets; 0 when both are empty.
