@@ -41,9 +41,33 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 	if len(terms) == 0 {
 		return nil, nil // bleve would read a filter alone as "match all"
 	}
-	q := searchQuery(terms, filter)
-	if ctx, err = ix.withStats(ctx, f); err != nil {
+	if filter == nil && len(terms) <= maxDirectTerms {
+		words := make([]string, len(terms))
+		for i, t := range terms {
+			words[i] = string(t.Term)
+		}
+		hits, _, ok, err := ix.topK(ctx, words, k)
+		if err != nil {
+			return nil, fmt.Errorf("bm25: search: %w", err)
+		}
+		if ok {
+			return hits, nil
+		}
+	}
+	hits, err := ix.searchBleve(ctx, terms, k, f, filter)
+	if err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
+	}
+	return hits, nil
+}
+
+// searchBleve is Search through bleve's searchers: the path for filtered
+// queries, queries of many terms and an index without length statistics.
+func (ix *Index) searchBleve(ctx context.Context, terms analysis.TokenStream, k int, f base.Filter, filter query.Query) ([]Hit, error) {
+	q := searchQuery(terms, filter)
+	ctx, err := ix.withStats(ctx, f)
+	if err != nil {
+		return nil, err
 	}
 
 	// bleve breaks ties by its internal document numbers, which merges
@@ -54,14 +78,14 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 	window := 2 * k
 	res, err := ix.bleve.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, window, 0, false))
 	if err != nil {
-		return nil, fmt.Errorf("bm25: search: %w", err)
+		return nil, err
 	}
 	found := res.Hits
 	if len(found) == window && found[window-1].Score == found[k-1].Score {
 		req := bleve.NewSearchRequestOptions(q, k, 0, false)
 		req.SortBy([]string{"-_score", "_id"})
 		if res, err = ix.bleve.SearchInContext(ctx, req); err != nil {
-			return nil, fmt.Errorf("bm25: search: %w", err)
+			return nil, err
 		}
 		found = res.Hits
 	}
@@ -78,7 +102,7 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 	for i, h := range found {
 		ord, err := decodeOrd(h.ID)
 		if err != nil {
-			return nil, fmt.Errorf("bm25: search: %w", err)
+			return nil, err
 		}
 		hits[i] = Hit{Ord: ord, Score: h.Score}
 	}

@@ -1,0 +1,84 @@
+package bm25
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTopKAgreesWithBleve: the unfiltered search that scores postings
+// itself returns exactly what bleve's searchers return (the same chunks,
+// the same order, bit-equal scores) on an index of several segments with
+// deletes and replacements, for queries of one to maxDirectTerms terms
+// (repeated terms and terms no chunk holds included) and several k.
+func TestTopKAgreesWithBleve(t *testing.T) {
+	ix := openTemp(t)
+	model := syntheticModel()
+	r := rand.New(rand.NewPCG(11, 12))
+	const batches, size = 6, 400
+	for b := range uint64(batches) {
+		docs := model.docs(r, b*size, size)
+		for i := range docs {
+			docs[i].Text = model.text(r, 5+r.IntN(60)) // lengths vary
+		}
+		var deletes []uint64
+		if b > 0 {
+			for range 40 {
+				deletes = append(deletes, uint64(r.IntN(int(b*size))))
+			}
+			docs = append(docs, model.docs(r, uint64(r.IntN(int(b*size))), 1)...) // an upsert
+		}
+		if err := ix.Apply(b+1, deletes, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	queries := slices.Clone(model.queries)
+	for range 100 {
+		q := model.text(r, 1+r.IntN(maxDirectTerms))
+		if r.IntN(4) == 0 {
+			q += " " + strings.Fields(q)[0] + " zzunseen"
+		}
+		queries = append(queries, q)
+	}
+	checked, skipped := 0, 0
+	for _, q := range queries {
+		terms := ix.an.text.Analyze([]byte(q))
+		if len(terms) == 0 || len(terms) > maxDirectTerms {
+			continue
+		}
+		words := make([]string, len(terms))
+		for i, tok := range terms {
+			words[i] = string(tok.Term)
+		}
+		for _, k := range []int{1, 7, 50, 300} {
+			got, skip, ok, err := ix.topK(ctx, words, k)
+			if skip > 0 {
+				skipped++
+			}
+			if err != nil || !ok {
+				t.Fatalf("%q: topK: %v, %v", q, ok, err)
+			}
+			want, err := ix.searchBleve(ctx, terms, k, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%q k=%d:\n got %v\nwant %v", q, k, got, want)
+			}
+			for i := range got {
+				if got[i].Score != want[i].Score {
+					t.Fatalf("%q k=%d: hit %d scores %v, bleve %v", q, k, i, got[i].Score, want[i].Score)
+				}
+			}
+		}
+		checked++
+	}
+	if checked < 100 || skipped < 20 {
+		t.Fatalf("checked %d queries, %d searches skipped postings", checked, skipped)
+	}
+	t.Logf("checked %d queries, %d searches skipped postings", checked, skipped)
+}
