@@ -14,10 +14,16 @@ import (
 	"github.com/medkb/medkb/internal/base"
 )
 
-// Hit is one search result: a chunk ordinal and its BM25 score.
+// Hit is one search result: a chunk ordinal and its BM25 score, and
+// which of the query's terms the chunk holds: bit i of Holds stands for
+// Terms[i], the query's distinct analysed terms in order of first
+// occurrence, as Index.Terms gives them (the first 64 of them; one slice
+// shared by all the hits of a search).
 type Hit struct {
 	Ord   uint64
 	Score float64
+	Terms []string
+	Holds uint64
 }
 
 // Search returns the k best chunks for text among those matching f, by
@@ -46,7 +52,7 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 		for i, t := range terms {
 			words[i] = string(t.Term)
 		}
-		hits, _, ok, err := ix.topK(ctx, words, k)
+		hits, _, ok, err := ix.topK(ctx, words, distinct(words), k)
 		if err != nil {
 			return nil, fmt.Errorf("bm25: search: %w", err)
 		}
@@ -58,7 +64,41 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 	if err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
 	}
+	// bleve does not say which terms a hit holds: read the postings.
+	words := make([]string, len(terms))
+	for i, t := range terms {
+		words[i] = string(t.Term)
+	}
+	uniq := distinct(words)
+	uniq = uniq[:min(len(uniq), 64)] // as many as Holds has bits
+	ords := make([]uint64, len(hits))
+	for i, h := range hits {
+		ords[i] = h.Ord
+	}
+	holds, err := ix.Holds(ctx, uniq, ords)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: search: %w", err)
+	}
+	for i := range hits {
+		hits[i].Terms = uniq
+		for j, ok := range holds[i] {
+			if ok {
+				hits[i].Holds |= 1 << j
+			}
+		}
+	}
 	return hits, nil
+}
+
+// distinct is words without repeats, in order of first occurrence.
+func distinct(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // searchBleve is Search through bleve's searchers: the path for filtered

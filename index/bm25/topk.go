@@ -30,7 +30,9 @@ var maxDirectTerms = searcher.DisjunctionHeapTakeover
 //
 // skipped is how many of the query's terms had their postings read only
 // for the chunks that could still make the top k.
-func (ix *Index) topK(ctx context.Context, terms []string, k int) (_ []Hit, skipped int, ok bool, err error) {
+//
+// uniq is terms without repeats (distinct), for the hits' Terms.
+func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int) (_ []Hit, skipped int, ok bool, err error) {
 	n, avgdl, ok, err := ix.scoringStats()
 	if err != nil || !ok {
 		return nil, 0, false, err
@@ -67,6 +69,7 @@ func (ix *Index) topK(ctx context.Context, terms []string, k int) (_ []Hit, skip
 			return nil, 0, false, err
 		}
 		ts[i].avgdl = avgdl
+		ts[i].bit = 1 << slices.Index(uniq, t)
 	}
 	slices.SortStableFunc(ts, func(a, b termScorer) int { return cmp.Compare(a.df, b.df) })
 	var sumSquares float64
@@ -95,7 +98,7 @@ func (ix *Index) topK(ctx context.Context, terms []string, k int) (_ []Hit, skip
 			return nil, 0, false, err
 		}
 	}
-	hits, err := acc.best(k)
+	hits, err := acc.best(k, uniq)
 	return hits, skipped, err == nil, err
 }
 
@@ -129,6 +132,7 @@ type termScorer struct {
 	idf    float64
 	weight float64 // the query weight: idf x query norm
 	avgdl  float64
+	bit    uint16 // the term's in Hit.Holds
 }
 
 // score is bleve's BM25 score of a posting, operation for operation
@@ -176,7 +180,8 @@ type accumulator struct {
 	offsets []uint64                 // by segment
 	terms   int                      // in the query
 	sum     []float64
-	matched []uint8 // query terms held, for the coordination factor
+	matched []uint8  // query terms held, for the coordination factor
+	holds   []uint16 // which, as bits of Hit.Holds
 	touched []uint64
 	// cands, once complete has run (pruned), are the touched chunks
 	// that can still reach the top k; the others have matched set to 0.
@@ -204,6 +209,7 @@ func (a *accumulator) open(snap *scorch.IndexSnapshot) error {
 	if total > uint64(len(a.sum)) {
 		a.sum = make([]float64, total)
 		a.matched = make([]uint8, total)
+		a.holds = make([]uint16, total)
 	}
 	return nil
 }
@@ -222,18 +228,19 @@ func (a *accumulator) postings(t *termScorer, term string) error {
 	return nil
 }
 
-func (a *accumulator) add(doc uint64, s float64) {
+func (a *accumulator) add(doc uint64, t *termScorer, s float64) {
 	if a.matched[doc] == 0 {
 		a.touched = append(a.touched, doc)
 	}
 	a.sum[doc] += s
 	a.matched[doc]++
+	a.holds[doc] |= t.bit
 }
 
 // release clears what the query touched and returns a to the pool.
 func (a *accumulator) release() {
 	for _, d := range a.touched {
-		a.sum[d], a.matched[d] = 0, 0
+		a.sum[d], a.matched[d], a.holds[d] = 0, 0, 0
 	}
 	a.touched, a.cands, a.pruned, a.segs, a.dicts = a.touched[:0], a.cands[:0], false, nil, a.dicts[:0]
 	accumulators.Put(a)
@@ -257,7 +264,7 @@ func (a *accumulator) scoreAll(ctx context.Context, t *termScorer) error {
 			if p == nil {
 				break
 			}
-			a.add(off+p.Number(), t.score(p))
+			a.add(off+p.Number(), t, t.score(p))
 		}
 	}
 	return nil
@@ -381,7 +388,7 @@ func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 					}
 				}
 				if off+p.Number() == d {
-					a.add(d, t.score(p))
+					a.add(d, t, t.score(p))
 				}
 			}
 			continue
@@ -400,7 +407,7 @@ func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 				break
 			}
 			if d := off + p.Number(); a.matched[d] > 0 {
-				a.add(d, t.score(p))
+				a.add(d, t, t.score(p))
 			}
 		}
 	}
@@ -410,7 +417,7 @@ func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 // best returns the k best chunks (of the candidates, when complete ran),
 // ties broken by ordinal: every chunk tied with the k-th is resolved to
 // its ordinal.
-func (a *accumulator) best(k int) ([]Hit, error) {
+func (a *accumulator) best(k int, terms []string) ([]Hit, error) {
 	docs := a.touched
 	if a.pruned {
 		docs = a.cands
@@ -441,7 +448,7 @@ func (a *accumulator) best(k int) ([]Hit, error) {
 		if err != nil {
 			return nil, fmt.Errorf("chunk %d of segment %d: %w", s.doc-a.offsets[seg], seg, err)
 		}
-		hits[i] = Hit{Ord: ord, Score: s.score}
+		hits[i] = Hit{Ord: ord, Score: s.score, Terms: terms, Holds: uint64(a.holds[s.doc])}
 	}
 	slices.SortFunc(hits, func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {

@@ -2,7 +2,6 @@ package bm25
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -13,7 +12,8 @@ import (
 // itself returns exactly what bleve's searchers return (the same chunks,
 // the same order, bit-equal scores) on an index of several segments with
 // deletes and replacements, for queries of one to maxDirectTerms terms
-// (repeated terms and terms no chunk holds included) and several k.
+// (repeated terms and terms no chunk holds included) and several k, and
+// its hits say which terms they hold as Holds does.
 func TestTopKAgreesWithBleve(t *testing.T) {
 	ix := openTemp(t)
 	model := syntheticModel()
@@ -55,7 +55,8 @@ func TestTopKAgreesWithBleve(t *testing.T) {
 			words[i] = string(tok.Term)
 		}
 		for _, k := range []int{1, 7, 50, 300} {
-			got, skip, ok, err := ix.topK(ctx, words, k)
+			uniq := distinct(words)
+			got, skip, ok, err := ix.topK(ctx, words, uniq, k)
 			if skip > 0 {
 				skipped++
 			}
@@ -66,12 +67,25 @@ func TestTopKAgreesWithBleve(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("%q k=%d:\n got %v\nwant %v", q, k, got, want)
+			if len(got) != len(want) {
+				t.Fatalf("%q k=%d: %d hits, bleve %d", q, k, len(got), len(want))
 			}
+			ords := make([]uint64, len(got))
 			for i := range got {
-				if got[i].Score != want[i].Score {
-					t.Fatalf("%q k=%d: hit %d scores %v, bleve %v", q, k, i, got[i].Score, want[i].Score)
+				if got[i].Ord != want[i].Ord || got[i].Score != want[i].Score {
+					t.Fatalf("%q k=%d: hit %d is %d at %v, bleve's %d at %v", q, k, i, got[i].Ord, got[i].Score, want[i].Ord, want[i].Score)
+				}
+				ords[i] = got[i].Ord
+			}
+			holds, err := ix.Holds(ctx, uniq, ords)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, h := range got {
+				for j, term := range h.Terms {
+					if h.Holds&(1<<j) != 0 != holds[i][j] || term != uniq[j] {
+						t.Fatalf("%q k=%d: hit %d holds %b of %v, Holds says %v of %v", q, k, i, h.Holds, h.Terms, holds[i], uniq)
+					}
 				}
 			}
 		}
