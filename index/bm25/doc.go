@@ -75,8 +75,18 @@
 // partial sums, with bleve's arithmetic operation for operation and in
 // bleve's order (terms by document frequency, query norm, score, sum,
 // coordination factor): the scores are bit-equal to bleve's, and
-// TestTopKAgreesWithBleve holds them so. Filtered queries, longer ones and
-// an index without length statistics still go through bleve.
+// TestTopKAgreesWithBleve holds them so. A filter is applied as the set of
+// chunks it admits, listed first by bleve's unscored filter searcher, when
+// it is known to be selective: an = or IN condition on a keyword field
+// whose values at most a quarter of the chunks hold (a patient, a
+// document). A broad filter (two tiers of four, a time range alone) would
+// cost more to list than bleve's check of each chunk that holds a query
+// term, so such queries, longer ones and an index without length
+// statistics still go through bleve. bleve's FilteringSearcher scores
+// every posting and then checks the filter, so a filter never made a
+// search cheaper there. Either way a hit says which query terms it holds
+// (Hit.Holds; through bleve from Holds), which spares the planner's
+// relevance stage a second read of the postings.
 //
 // Terms are read rarest first. Before each further term, if the chunks
 // seen so far number at least k and fewer than the postings left, it

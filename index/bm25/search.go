@@ -47,12 +47,12 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 	if len(terms) == 0 {
 		return nil, nil // bleve would read a filter alone as "match all"
 	}
-	if filter == nil && len(terms) <= maxDirectTerms {
+	if len(terms) <= maxDirectTerms {
 		words := make([]string, len(terms))
 		for i, t := range terms {
 			words[i] = string(t.Term)
 		}
-		hits, _, ok, err := ix.topK(ctx, words, distinct(words), k)
+		hits, _, ok, err := ix.topK(ctx, words, distinct(words), k, f, filter)
 		if err != nil {
 			return nil, fmt.Errorf("bm25: search: %w", err)
 		}

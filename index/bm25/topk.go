@@ -3,6 +3,7 @@ package bm25
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -10,10 +11,14 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/scorer"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+
+	"github.com/medkb/medkb/internal/base"
 )
 
 // maxDirectTerms is the most query terms topK scores itself: beyond it
@@ -21,18 +26,20 @@ import (
 // in another order (see doc.go, "Top k").
 var maxDirectTerms = searcher.DisjunctionHeapTakeover
 
-// topK scores an unfiltered query of at most maxDirectTerms terms itself,
-// term at a time over the segments' postings, with bleve's BM25
-// arithmetic in bleve's order, skipping what cannot reach the top k (see
-// doc.go, "Top k"). It returns the k best chunks, ties broken by
-// ordinal. ok is false when the index has no length statistics yet or is
-// not a scorch index, so that the caller lets bleve score.
+// topK scores a query of at most maxDirectTerms terms itself, term at a
+// time over the segments' postings, with bleve's BM25 arithmetic in
+// bleve's order, skipping what cannot reach the top k (see doc.go, "Top
+// k"). It returns the k best chunks among those filter (f as a bleve
+// query) admits, all when f is empty, ties broken by ordinal. ok is false
+// when the index has no length statistics yet, is not a scorch index, or
+// the filter is not known to be selective (selective), so that the caller
+// lets bleve score.
 //
 // skipped is how many of the query's terms had their postings read only
 // for the chunks that could still make the top k.
 //
 // uniq is terms without repeats (distinct), for the hits' Terms.
-func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int) (_ []Hit, skipped int, ok bool, err error) {
+func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int, f base.Filter, filter query.Query) (_ []Hit, skipped int, ok bool, err error) {
 	n, avgdl, ok, err := ix.scoringStats()
 	if err != nil || !ok {
 		return nil, 0, false, err
@@ -59,6 +66,14 @@ func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int) (_ []Hit
 	defer acc.release()
 	if err := acc.open(snap); err != nil {
 		return nil, 0, false, err
+	}
+	if len(f) > 0 {
+		if ok, err := selective(ctx, snap, f, n); err != nil || !ok {
+			return nil, 0, false, err
+		}
+		if err := acc.admit(ctx, snap, ix.bleve.Mapping(), filter); err != nil {
+			return nil, 0, false, err
+		}
 	}
 	// One scorer per query term, ordered as bleve's disjunction orders
 	// its searchers: by document frequency, stably (bleve sorts fewer
@@ -161,6 +176,40 @@ func (t *termScorer) bound() float64 {
 	return t.idf * search.BM25_k1 * t.weight * (1 + 1e-9)
 }
 
+// maxFilterShare is the largest share of the chunks a filter may admit
+// for topK to score the query: it lists the admitted chunks first, which
+// for a broad filter costs more than bleve's way of checking the filter
+// for each chunk that holds a query term.
+const maxFilterShare = 0.25
+
+// selective reports whether f surely admits at most maxFilterShare of the
+// n live chunks: it has an = or IN condition on a keyword field (the
+// patient, the tier) whose values the postings give to at most that many
+// chunks. Time ranges and != are not counted, since building their
+// searchers costs as much as a search.
+func selective(ctx context.Context, snap *scorch.IndexSnapshot, f base.Filter, n uint64) (bool, error) {
+	for _, c := range f {
+		if c.Field == fieldTime || c.Op != base.OpEq && c.Op != base.OpIn {
+			continue
+		}
+		var admits uint64
+		for _, v := range c.Values {
+			tfr, err := snap.TermFieldReader(ctx, []byte(v), c.Field, false, false, false)
+			if err != nil {
+				return false, err
+			}
+			admits += tfr.Count()
+			if err := tfr.Close(); err != nil {
+				return false, err
+			}
+		}
+		if float64(admits) <= maxFilterShare*float64(n) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // checkEvery is how many postings pass between looks at ctx.
 const checkEvery = 4096
 
@@ -187,7 +236,10 @@ type accumulator struct {
 	// that can still reach the top k; the others have matched set to 0.
 	cands  []uint64
 	pruned bool
-	scores []float64 // scratch
+	// admitted, when not nil, has bit d set for each chunk the filter
+	// admits; scores are kept for those only.
+	admitted []uint64
+	scores   []float64 // scratch
 }
 
 var accumulators = sync.Pool{New: func() any { return new(accumulator) }}
@@ -214,6 +266,39 @@ func (a *accumulator) open(snap *scorch.IndexSnapshot) error {
 	return nil
 }
 
+// admit lists the chunks filter admits. bleve's searcher reports
+// scorch's chunk numbers, which open's offsets reproduce.
+func (a *accumulator) admit(ctx context.Context, snap *scorch.IndexSnapshot, m mapping.IndexMapping, filter query.Query) (err error) {
+	s, err := filter.Searcher(ctx, snap, m, search.SearcherOptions{Score: "none"})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := s.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	a.admitted = make([]uint64, (len(a.sum)+63)/64)
+	sctx := &search.SearchContext{DocumentMatchPool: search.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0)}
+	for i := 0; ; i++ {
+		if i%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		dm, err := s.Next(sctx)
+		if err != nil {
+			return err
+		}
+		if dm == nil {
+			return nil
+		}
+		d := binary.BigEndian.Uint64(dm.IndexInternalID)
+		a.admitted[d/64] |= 1 << (d % 64)
+		sctx.DocumentMatchPool.Put(dm)
+	}
+}
+
 // postings fills t with the term's postings lists.
 func (a *accumulator) postings(t *termScorer, term string) error {
 	t.lists = make([]segment.PostingsList, len(a.segs))
@@ -229,6 +314,9 @@ func (a *accumulator) postings(t *termScorer, term string) error {
 }
 
 func (a *accumulator) add(doc uint64, t *termScorer, s float64) {
+	if a.admitted != nil && a.admitted[doc/64]&(1<<(doc%64)) == 0 {
+		return
+	}
 	if a.matched[doc] == 0 {
 		a.touched = append(a.touched, doc)
 	}
@@ -243,6 +331,7 @@ func (a *accumulator) release() {
 		a.sum[d], a.matched[d], a.holds[d] = 0, 0, 0
 	}
 	a.touched, a.cands, a.pruned, a.segs, a.dicts = a.touched[:0], a.cands[:0], false, nil, a.dicts[:0]
+	a.admitted = nil
 	accumulators.Put(a)
 }
 

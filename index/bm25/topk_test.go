@@ -2,18 +2,33 @@ package bm25
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/medkb/medkb/internal/base"
 )
+
+func mustFilter(t *testing.T, f base.Filter) query.Query {
+	t.Helper()
+	q, err := filterQuery(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
 
 // TestTopKAgreesWithBleve: the unfiltered search that scores postings
 // itself returns exactly what bleve's searchers return (the same chunks,
 // the same order, bit-equal scores) on an index of several segments with
 // deletes and replacements, for queries of one to maxDirectTerms terms
-// (repeated terms and terms no chunk holds included) and several k, and
-// its hits say which terms they hold as Holds does.
+// (repeated terms and terms no chunk holds included), several k and
+// filters, and its hits say which terms they hold as Holds does. A filter
+// that admits most chunks is left to bleve.
 func TestTopKAgreesWithBleve(t *testing.T) {
 	ix := openTemp(t)
 	model := syntheticModel()
@@ -44,6 +59,15 @@ func TestTopKAgreesWithBleve(t *testing.T) {
 		}
 		queries = append(queries, q)
 	}
+	var many []string
+	for p := range 100 {
+		many = append(many, fmt.Sprintf("P%03d", p))
+	}
+	filters := []base.Filter{nil,
+		{cond(base.FieldPatient, base.OpEq, "P042")},
+		{cond(base.FieldPatient, base.OpIn, many...), cond(base.FieldTime, base.OpGe, "2020-01-01")},
+	}
+	broad := base.Filter{cond(base.FieldPatient, base.OpNe, "P001"), cond(base.FieldTier, base.OpIn, "T1", "T2")}
 	checked, skipped := 0, 0
 	for _, q := range queries {
 		terms := ix.an.text.Analyze([]byte(q))
@@ -54,26 +78,30 @@ func TestTopKAgreesWithBleve(t *testing.T) {
 		for i, tok := range terms {
 			words[i] = string(tok.Term)
 		}
-		for _, k := range []int{1, 7, 50, 300} {
-			uniq := distinct(words)
-			got, skip, ok, err := ix.topK(ctx, words, uniq, k)
+		uniq := distinct(words)
+		if _, _, ok, err := ix.topK(ctx, words, uniq, 10, broad, mustFilter(t, broad)); ok || err != nil {
+			t.Fatalf("%q: a broad filter was not left to bleve (%v)", q, err)
+		}
+		for i, k := range []int{1, 7, 50, 300} {
+			f := filters[(checked+i)%len(filters)]
+			got, skip, ok, err := ix.topK(ctx, words, uniq, k, f, mustFilter(t, f))
 			if skip > 0 {
 				skipped++
 			}
 			if err != nil || !ok {
 				t.Fatalf("%q: topK: %v, %v", q, ok, err)
 			}
-			want, err := ix.searchBleve(ctx, terms, k, nil, nil)
+			want, err := ix.searchBleve(ctx, terms, k, f, mustFilter(t, f))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(got) != len(want) {
-				t.Fatalf("%q k=%d: %d hits, bleve %d", q, k, len(got), len(want))
+				t.Fatalf("%q k=%d %v: %d hits, bleve %d", q, k, f, len(got), len(want))
 			}
 			ords := make([]uint64, len(got))
 			for i := range got {
 				if got[i].Ord != want[i].Ord || got[i].Score != want[i].Score {
-					t.Fatalf("%q k=%d: hit %d is %d at %v, bleve's %d at %v", q, k, i, got[i].Ord, got[i].Score, want[i].Ord, want[i].Score)
+					t.Fatalf("%q k=%d %v: hit %d is %d at %v, bleve's %d at %v", q, k, f, i, got[i].Ord, got[i].Score, want[i].Ord, want[i].Score)
 				}
 				ords[i] = got[i].Ord
 			}
