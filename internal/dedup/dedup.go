@@ -1,7 +1,6 @@
 package dedup
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -49,9 +48,9 @@ func (m Match) String() string { return fmt.Sprintf("%s %.2f", m.Test, m.Value) 
 // needed only when the cosine test fails.
 type entry struct {
 	*Entry
-	values   string   // the numeric tokens, sorted and joined
-	shingles []uint64 // sorted, distinct
-	has      uint8    // hasValues | hasShingles
+	values   string // the numeric tokens, sorted and joined
+	shingles shingleSet
+	has      uint8 // hasValues | hasShingles
 }
 
 const (
@@ -63,6 +62,16 @@ const (
 type scratch struct {
 	runes []rune
 	words []uint64
+	slab  []uint64 // the shingle sets' keys and tables
+}
+
+// take returns n zeroed words of the slab.
+func (sc *scratch) take(n int) []uint64 {
+	if len(sc.slab)+n > cap(sc.slab) {
+		sc.slab = make([]uint64, 0, max(n, 8192))
+	}
+	sc.slab = sc.slab[:len(sc.slab)+n]
+	return sc.slab[len(sc.slab)-n:]
 }
 
 // valuesOf folds the text from its first digit on: values never looks
@@ -81,24 +90,35 @@ func (e *entry) valuesOf(sc *scratch) string {
 
 // firstDigit is the byte offset of the first rune of s that folds to a
 // digit, -1 when none does.
+// One vectorised byte search per digit beats a loop over the bytes.
 func firstDigit(s string) int {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case '0' <= c && c <= '9':
-			return i
-		case c == 0xEF && i+2 < len(s) && s[i+1] == 0xBC && 0x90 <= s[i+2] && s[i+2] <= 0x99:
+	end := len(s)
+	for c := byte('0'); c <= '9'; c++ {
+		if i := strings.IndexByte(s[:end], c); i >= 0 {
+			end = i
+		}
+	}
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:end], 0xEF)
+		if j < 0 {
+			break
+		}
+		if i += j; i+2 < len(s) && s[i+1] == 0xBC && 0x90 <= s[i+2] && s[i+2] <= 0x99 {
 			return i
 		}
 	}
-	return -1
+	if end == len(s) {
+		return -1
+	}
+	return end
 }
 
-func (e *entry) shinglesOf(sc *scratch) []uint64 {
+func (e *entry) shinglesOf(sc *scratch) *shingleSet {
 	if e.has&hasShingles == 0 {
-		e.shingles, sc.words = shingles(e.Text, sc.words)
+		sc.words = shingles(e.Text, sc.words, &e.shingles, sc)
 		e.has |= hasShingles
 	}
-	return e.shingles
+	return &e.shingles
 }
 
 // Find returns, for each entry, nil when it is kept or the Match that
@@ -175,11 +195,11 @@ func duplicate(a, b *entry, sc *scratch) *Match {
 	}
 	// |a ∩ b| <= the smaller set and |a ∪ b| >= the larger, so sets
 	// whose sizes differ by more than MinShingles allows cannot match.
-	na, nb := len(a.shinglesOf(sc)), len(b.shinglesOf(sc))
+	na, nb := len(a.shinglesOf(sc).keys), len(b.shinglesOf(sc).keys)
 	if float64(min(na, nb)) < MinShingles*float64(max(na, nb)) {
 		return nil
 	}
-	if j := jaccard(a.shingles, b.shingles); j >= MinShingles {
+	if j := jaccard(&a.shingles, &b.shingles); j >= MinShingles {
 		return &Match{Test: "shingles", Value: j}
 	}
 	return nil
@@ -288,10 +308,10 @@ func foldAt(s string, i int) (rune, int) {
 
 // shingles is the set of the text's word 3-shingles, hashed; a text of
 // fewer than three words is one shingle, read from the text folded as
-// by fold; words is a buffer to reuse, returned grown. Words are hashed as they
-// are read (FNV-1a over their runes) and a shingle's hash mixes its
-// words', so that no string is built.
-func shingles(s string, words []uint64) (_, _ []uint64) {
+// by fold. It fills set; words is a buffer to reuse, returned grown.
+// Words are hashed as they are read (FNV-1a over their runes) and a
+// shingle's hash mixes its words', so that no string is built.
+func shingles(s string, words []uint64, set *shingleSet, sc *scratch) []uint64 {
 	const offset, prime = 14695981039346656037, 1099511628211
 	words = words[:0]
 	h, in := uint64(offset), false
@@ -328,34 +348,80 @@ func shingles(s string, words []uint64) (_, _ []uint64) {
 	}
 	flush()
 	n := max(len(words)-2, min(len(words), 1))
-	out := make([]uint64, 0, n)
+	set.init(n, sc)
 	for i := range n {
 		x := uint64(offset)
 		for _, w := range words[i:min(i+3, len(words))] {
 			x = (x ^ w) * prime
 		}
-		out = append(out, x)
+		set.add(x)
 	}
-	slices.Sort(out)
-	return slices.Compact(out), words
+	return words
 }
 
-// jaccard is |a ∩ b| / |a ∪ b| of two sorted sets; 0 when both are empty.
-func jaccard(a, b []uint64) float64 {
+// shingleSet is a set of shingle hashes: the distinct ones, and an
+// open-addressing table of them (linear probing, 0 for an empty slot;
+// the hash 0 itself is the flag zero), cheaper to fill than sorting.
+type shingleSet struct {
+	keys  []uint64
+	table []uint64
+	shift uint // 64 - log2(len(table))
+	zero  bool
+}
+
+// init empties s for up to n keys, with a table at most half full, both
+// taken from sc's slab.
+func (s *shingleSet) init(n int, sc *scratch) {
+	bits := uint(1)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	s.keys, s.table, s.shift, s.zero = sc.take(n)[:0], sc.take(1<<bits), 64-bits, false
+}
+
+// slot is where h is, or the empty slot where it would go.
+func (s *shingleSet) slot(h uint64) int {
+	mask := len(s.table) - 1
+	i := int((h * 0x9E3779B97F4A7C15) >> s.shift) // Fibonacci hashing: FNV's low bits are weak
+	for s.table[i] != 0 && s.table[i] != h {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+func (s *shingleSet) add(h uint64) {
+	if h == 0 {
+		if !s.zero {
+			s.zero = true
+			s.keys = append(s.keys, h)
+		}
+		return
+	}
+	if i := s.slot(h); s.table[i] == 0 {
+		s.table[i] = h
+		s.keys = append(s.keys, h)
+	}
+}
+
+func (s *shingleSet) has(h uint64) bool {
+	if h == 0 {
+		return s.zero
+	}
+	return s.table[s.slot(h)] == h
+}
+
+// jaccard is |a ∩ b| / |a ∪ b|; 0 when both are empty.
+func jaccard(a, b *shingleSet) float64 {
+	if len(a.keys) > len(b.keys) {
+		a, b = b, a
+	}
 	inter := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch cmp.Compare(a[i], b[j]) {
-		case 0:
+	for _, h := range a.keys {
+		if b.has(h) {
 			inter++
-			i++
-			j++
-		case -1:
-			i++
-		default:
-			j++
 		}
 	}
-	union := len(a) + len(b) - inter
+	union := len(a.keys) + len(b.keys) - inter
 	if union == 0 {
 		return 0
 	}

@@ -132,20 +132,43 @@ func TestFold(t *testing.T) {
 func TestShinglesBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 5000 {
-		a := randomSet(rng)
-		b := randomSet(rng)
-		na, nb := len(a), len(b)
-		if jaccard(a, b) >= MinShingles && float64(min(na, nb)) < MinShingles*float64(max(na, nb)) {
-			t.Fatalf("jaccard %v with sizes %d and %d", jaccard(a, b), na, nb)
+		a, b := randomSet(rng), randomSet(rng)
+		na, nb := len(a.keys), len(b.keys)
+		if j := jaccard(a, b); j >= MinShingles && float64(min(na, nb)) < MinShingles*float64(max(na, nb)) {
+			t.Fatalf("jaccard %v with sizes %d and %d", j, na, nb)
 		}
 	}
 }
 
-func randomSet(rng *rand.Rand) []uint64 {
-	s := make([]uint64, rng.IntN(12))
-	for i := range s {
-		s[i] = uint64(rng.IntN(14))
+// randomSet draws up to 11 keys of 0..13 (0 included, as a hash may be).
+func randomSet(rng *rand.Rand) *shingleSet {
+	var s shingleSet
+	n := rng.IntN(12)
+	s.init(n, &scratch{})
+	for range n {
+		s.add(uint64(rng.IntN(14)))
 	}
-	slices.Sort(s)
-	return slices.Compact(s)
+	return &s
+}
+
+// TestJaccard: the set's Jaccard is the sorted-sets count.
+func TestJaccard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 5000 {
+		a, b := randomSet(rng), randomSet(rng)
+		sa, sb := slices.Sorted(slices.Values(a.keys)), slices.Sorted(slices.Values(b.keys))
+		inter := 0
+		for _, h := range sa {
+			if _, ok := slices.BinarySearch(sb, h); ok {
+				inter++
+			}
+		}
+		want := 0.0
+		if u := len(sa) + len(sb) - inter; u > 0 {
+			want = float64(inter) / float64(u)
+		}
+		if got := jaccard(a, b); got != want || len(slices.Compact(sa)) != len(sa) {
+			t.Fatalf("jaccard of %v and %v = %v, want %v", sa, sb, got, want)
+		}
+	}
 }
