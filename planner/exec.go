@@ -151,8 +151,13 @@ type execution struct {
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {
+	x.reportTook(op, in, out, time.Since(start), note)
+}
+
+// reportTook is report for an operator that took d.
+func (x *execution) reportTook(op string, in, out int, d time.Duration, note string) {
 	x.reports = append(x.reports, OpReport{Op: op, RowsIn: in, RowsOut: out,
-		Millis: float64(time.Since(start).Microseconds()) / 1000, Note: note})
+		Millis: float64(d.Microseconds()) / 1000, Note: note})
 }
 
 // Execute runs the plan; see Run for what ctx does.
@@ -265,7 +270,8 @@ func (x *execution) retrieveAndFuse(ctx context.Context) ([]Fused, error) {
 func (x *execution) runArms(ctx context.Context, q string, qvec []float32, k int, report bool) (arms, error) {
 	hits := make([][]Hit, len(x.p.Arms))
 	errs := make([]error, len(x.p.Arms))
-	took := make([]time.Time, len(x.p.Arms))
+	took := make([]time.Duration, len(x.p.Arms)) // each arm's own time, not the wait for the slower
+
 	var wg sync.WaitGroup
 	for i, a := range x.p.Arms {
 		if k > 0 {
@@ -274,12 +280,13 @@ func (x *execution) runArms(ctx context.Context, q string, qvec []float32, k int
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			took[i] = time.Now()
+			start := time.Now()
 			if a.Arm == "bm25" {
 				hits[i], errs[i] = x.searchBM25(ctx, q, a)
 			} else {
 				hits[i], errs[i] = x.searchVector(qvec, a)
 			}
+			took[i] = time.Since(start)
 		}()
 	}
 	wg.Wait()
@@ -294,7 +301,7 @@ func (x *execution) runArms(ctx context.Context, q string, qvec []float32, k int
 			out.vector = hits[i]
 		}
 		if report {
-			x.report("Retrieve "+a.Arm, 0, len(hits[i]), took[i], "")
+			x.reportTook("Retrieve "+a.Arm, 0, len(hits[i]), took[i], "")
 		}
 	}
 	return out, nil
@@ -307,7 +314,7 @@ func (x *execution) searchBM25(ctx context.Context, q string, a RetrieveNode) ([
 	}
 	out := make([]Hit, len(hs))
 	for i, h := range hs {
-		out[i] = Hit{Ord: h.Ord, Score: h.Score}
+		out[i] = Hit{Ord: h.Ord, Score: h.Score, held: heldTerms{h.Terms, h.Holds}}
 	}
 	return out, nil
 }

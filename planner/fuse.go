@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -9,6 +10,23 @@ import (
 type Hit struct {
 	Ord   uint64
 	Score float64
+	held  heldTerms
+}
+
+// heldTerms says which of the searched text's terms a BM25 hit holds (bit
+// i of holds for terms[i], as bm25.Hit has them); zero for a vector hit.
+type heldTerms struct {
+	terms []string
+	holds uint64
+}
+
+// has reports whether the chunk holds term, and whether that is known.
+func (h heldTerms) has(term string) (holds, known bool) {
+	i := slices.Index(h.terms, term)
+	if i < 0 {
+		return false, false
+	}
+	return h.holds&(1<<i) != 0, true
 }
 
 // ArmScore is a chunk's place in one retriever's list (rank from 1).
@@ -24,6 +42,8 @@ type Fused struct {
 	BM25   *ArmScore
 	Vector *ArmScore
 	Votes  int // docvote: chunks of the same document retrieved
+	// bm25Held is what the BM25 arm said of the terms the chunk holds.
+	bm25Held heldTerms
 }
 
 // arms pairs the two ranked lists; either may be empty.
@@ -45,7 +65,8 @@ func (a arms) collect() (map[uint64]*Fused, []uint64) {
 		return f
 	}
 	for i, h := range a.bm25 {
-		get(h.Ord).BM25 = &ArmScore{Rank: i + 1, Score: h.Score}
+		f := get(h.Ord)
+		f.BM25, f.bm25Held = &ArmScore{Rank: i + 1, Score: h.Score}, h.held
 	}
 	for i, h := range a.vector {
 		get(h.Ord).Vector = &ArmScore{Rank: i + 1, Score: h.Score}

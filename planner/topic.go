@@ -146,17 +146,31 @@ func (t *topic) termUnits() []string {
 }
 
 // coverAll sets the coverage of every candidate: a chunk's term units
-// from the BM25 postings (bm25.Index.Holds), a path's from its analysed
-// text, concepts from the text. When the plan has a BM25 arm, a chunk it
-// did not return holds no term unit: it holds none of the query's terms,
-// or scored below the arm's k, so BM25 did not find it (and the postings
-// of a hundred candidates cost a millisecond on a 100k store).
+// from what the BM25 arm said its hit holds or else from the BM25
+// postings (bm25.Index.Holds), a path's from its analysed text, concepts
+// from the text. When the plan has a BM25 arm, a chunk it did not return
+// holds no term unit: it holds none of the query's terms, or scored below
+// the arm's k, so BM25 did not find it (and the postings of a hundred
+// candidates cost a millisecond on a 100k store).
 func (x *execution) coverAll(ctx context.Context, t *topic, cands []*candidate) error {
 	terms := t.termUnits()
 	lexicalArm := hasArm(x.p, "bm25")
+	// known reports whether the BM25 hit says which of the topic's terms
+	// it holds (the topic's terms are the query's, as a rule).
+	known := func(c *candidate) bool {
+		if c.BM25 == nil {
+			return false
+		}
+		for _, term := range terms {
+			if _, ok := c.bm25Held.has(term); !ok {
+				return false
+			}
+		}
+		return true
+	}
 	var ords []uint64
 	for _, c := range cands {
-		if c.path == nil && (c.BM25 != nil || !lexicalArm) {
+		if c.path == nil && !known(c) && (c.BM25 != nil || !lexicalArm) {
 			ords = append(ords, c.chunk.Ord)
 		}
 	}
@@ -174,6 +188,9 @@ func (x *execution) coverAll(ctx context.Context, t *topic, cands []*candidate) 
 		case c.path != nil:
 			pathTerms := x.env.BM25.Terms(c.text())
 			has = func(i int) bool { return slices.Contains(pathTerms, terms[i]) }
+		case known(c):
+			held := c.bm25Held
+			has = func(i int) bool { h, _ := held.has(terms[i]); return h }
 		case c.BM25 != nil || !lexicalArm:
 			row := holds[k]
 			k++

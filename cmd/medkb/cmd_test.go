@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -300,5 +301,34 @@ func TestNFCorpusRetrieval(t *testing.T) {
 	}
 	if best < bm25 {
 		t.Errorf("best hybrid nDCG@10 %.4f < BM25 %.4f", best, bm25)
+	}
+}
+
+// TestBenchQueryStages: bench query --stages reports the operators of
+// EXPLAIN ANALYZE, each retrieval arm apart.
+func TestBenchQueryStages(t *testing.T) {
+	db := sampleStore(t)
+	stmts := filepath.Join(t.TempDir(), "stmts.txt")
+	if err := os.WriteFile(stmts, []byte("-- a comment\nRETRIEVE \"chest pain troponin\" USING bm25(k=10), vector(k=10) PACK budget 200\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := cli(t, "", append([]string{"bench", "query", "--queries", stmts, "--runs", "2", "--stages", "--json"}, db...)...)
+	if code != 0 {
+		t.Fatalf("bench query: %d\n%s%s", code, out, errOut)
+	}
+	var rep struct {
+		Queries int                           `json:"queries"`
+		Stages  map[string]map[string]float64 `json:"stages"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{"Retrieve bm25", "Retrieve vector", "Fuse", "Relevance", "Dedup", "Pack"} {
+		if _, ok := rep.Stages[op]["p50_ms"]; !ok {
+			t.Errorf("no %s in %s", op, out)
+		}
+	}
+	if rep.Queries != 1 {
+		t.Errorf("queries %d, want 1", rep.Queries)
 	}
 }

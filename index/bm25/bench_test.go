@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,6 +101,70 @@ func benchSearch(b *testing.B, compacted bool, filter base.Filter) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 	b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds()), "p50-cpu-µs")
+}
+
+// BenchmarkSearchStore measures top-50 BM25 searches, unfiltered, on the
+// BM25 index of an existing store (MEDKB_BM25_STORE, a store's
+// gen-NNNNNN/bm25 directory; skipped when unset), with the query texts of
+// the RETRIEVE statements in MEDKB_BM25_QUERIES (by default the pipeline
+// statements, testdata/bench/pipeline.txt), taken in turn. It reports
+// wall and thread-CPU percentiles: on a shared machine the CPU times show
+// what the search costs, the wall times also what it waited for a core.
+func BenchmarkSearchStore(b *testing.B) {
+	dir := os.Getenv("MEDKB_BM25_STORE")
+	if dir == "" {
+		b.Skip("MEDKB_BM25_STORE not set")
+	}
+	file := os.Getenv("MEDKB_BM25_QUERIES")
+	if file == "" {
+		file = filepath.Join("..", "..", "testdata", "bench", "pipeline.txt")
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var queries []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), `RETRIEVE "`); ok {
+			if q, _, ok := strings.Cut(rest, `"`); ok {
+				queries = append(queries, q)
+			}
+		}
+	}
+	if len(queries) == 0 {
+		b.Fatalf("%s holds no RETRIEVE statement", file)
+	}
+	ix, err := Open(dir, &Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	for _, q := range queries { // warm up
+		if _, err := ix.Search(ctx, q, 50, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	lat := make([]time.Duration, 0, b.N)
+	cpu := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		start, startCPU := time.Now(), threadCPU(b)
+		if _, err := ix.Search(ctx, queries[i%len(queries)], 50, nil); err != nil {
+			b.Fatal(err)
+		}
+		cpu = append(cpu, threadCPU(b)-startCPU)
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	slices.Sort(cpu)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds()), "p50-cpu-µs")
+	b.ReportMetric(float64(cpu[len(cpu)*99/100].Microseconds()), "p99-cpu-µs")
 }
 
 // processCPU returns the CPU time used by the process so far, background

@@ -289,7 +289,7 @@ func TestScoreIsBM25(t *testing.T) {
 		tf := math.Sqrt(freq)
 		return idf * tf * 1.2 / (tf + 1.2*(1-0.75+0.75*dl/4))
 	}
-	want := []Hit{{2, bm25(1, 1)}, {1, bm25(2, 4)}}
+	want := []Hit{{Ord: 2, Score: bm25(1, 1)}, {Ord: 1, Score: bm25(2, 4)}}
 	if len(hits) != len(want) {
 		t.Fatalf("hits %v, want %v", hits, want)
 	}

@@ -63,15 +63,71 @@
 //
 // Scores are comparable within one query, not across queries.
 //
+// # Top k
+//
+// bleve scores every posting of every query term (it has no top-k
+// pruning) at about 150-250 ns a posting, so a query holding a few common
+// terms ("review", "patient", "history": 10-17k of 100k chunks each) took
+// 5-15 ms where one of rare terms took 0.3 ms: that was BM25's p99. So
+// an unfiltered query of at most ten terms (bleve's disjunction switches
+// to a heap beyond ten, which sums in another order) is scored here,
+// straight from the segments' postings, term at a time into an array of
+// partial sums, with bleve's arithmetic operation for operation and in
+// bleve's order (terms by document frequency, query norm, score, sum,
+// coordination factor): the scores are bit-equal to bleve's, and
+// TestTopKAgreesWithBleve holds them so. A filter is applied as the set of
+// chunks it admits, listed first by bleve's unscored filter searcher, when
+// it is known to be selective: an = or IN condition on a keyword field
+// whose values at most a quarter of the chunks hold (a patient, a
+// document). A broad filter (two tiers of four, a time range alone) would
+// cost more to list than bleve's check of each chunk that holds a query
+// term, so such queries, longer ones and an index without length
+// statistics still go through bleve. bleve's FilteringSearcher scores
+// every posting and then checks the filter, so a filter never made a
+// search cheaper there. Either way a hit says which query terms it holds
+// (Hit.Holds; through bleve from Holds), which spares the planner's
+// relevance stage a second read of the postings.
+//
+// Terms are read rarest first. Before each further term, if the chunks
+// seen so far number at least k and fewer than the postings left, it
+// computes theta, the k-th best score among them; a chunk's score only
+// grows as terms are added, so at least k chunks end at theta or above.
+// A chunk not yet seen holds only terms still to read, so it scores less
+// than their share of the query (the coordination factor) times the sum
+// of their bounds, where a term's bound is idf x k1 x its query weight:
+// bleve's tf x k1 / (tf + k1 x length part) stays below k1 whatever the
+// term frequency and the length. When that is below theta, no unseen chunk
+// can enter the top k, or tie with it, and the remaining terms are read
+// only for the chunks seen whose own bound (partial sum plus the bounds of
+// the terms left, at the coordination factor they would reach) still
+// reaches theta, which is recomputed before each term; the others are
+// dropped. A segment's postings are skipped through to those chunks when
+// they are fewer than a quarter of them, read in full otherwise.
+//
+// What is pruned is therefore only what provably cannot be in the top k:
+// the result is the exhaustive top k, chunk for chunk and bit for bit. In
+// particular a chunk holding a rare query term (a drug name, an allergen, a
+// lab value) is never lost to pruning: rare terms are read first and in
+// full, and a chunk holding one is dropped only when k others already
+// outscore everything it could still reach. Common terms that cannot
+// change the top k are the ones left unread; the rarer a query's rarest
+// terms, the more of the common ones go unread. Queries made only of
+// common terms ("breast cancer and diet" on the NFCorpus-resampled bench
+// index) gain least, since nothing is known to be out of reach until the
+// last term; they still gain from reading postings directly (2-3x
+// cheaper a posting than through bleve's searchers).
+//
 // # Ties
 //
-// bleve orders equal scores by internal document number, which changes
-// when segments merge. Search wants ties broken by ordinal, and sorting on
-// the id is costly (it loads the id of every match), so Search fetches 2k
-// hits by score and orders the group tied with the k-th by ordinal; only
-// when that group runs past 2k does it run a second pass sorted by id. On
-// 100k synthetic chunks a third of title queries tie at the cut, all within
-// the window.
+// Search breaks equal scores by ordinal. The scorer above knows every
+// chunk's score, so it resolves to ordinals the chunks tied with the k-th
+// and no others. Through bleve, which orders equal scores by internal
+// document number (which changes when segments merge), sorting on the id
+// is costly (it loads the id of every match), so Search fetches 2k hits by
+// score and orders the group tied with the k-th by ordinal; only when that
+// group runs past 2k does it run a second pass sorted by id. On 100k
+// synthetic chunks a third of title queries tie at the cut, all within the
+// window.
 //
 // # Filters
 //
@@ -138,6 +194,9 @@
 //
 // # Caveats
 //
+//   - The scorer keeps its partial sums in arrays indexed by chunk
+//     number, 11 bytes a chunk (deleted ones included) for each search
+//     running at once, reused through a pool: 1.1 MB for 100k chunks.
 //   - Apply calls are serialised; Search runs concurrently with them and
 //     sees each batch entirely or not at all.
 //   - The length statistics count every chunk ever added, deleted ones

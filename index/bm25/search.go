@@ -14,10 +14,16 @@ import (
 	"github.com/medkb/medkb/internal/base"
 )
 
-// Hit is one search result: a chunk ordinal and its BM25 score.
+// Hit is one search result: a chunk ordinal and its BM25 score, and
+// which of the query's terms the chunk holds: bit i of Holds stands for
+// Terms[i], the query's distinct analysed terms in order of first
+// occurrence, as Index.Terms gives them (the first 64 of them; one slice
+// shared by all the hits of a search).
 type Hit struct {
 	Ord   uint64
 	Score float64
+	Terms []string
+	Holds uint64
 }
 
 // Search returns the k best chunks for text among those matching f, by
@@ -41,9 +47,67 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 	if len(terms) == 0 {
 		return nil, nil // bleve would read a filter alone as "match all"
 	}
-	q := searchQuery(terms, filter)
-	if ctx, err = ix.withStats(ctx, f); err != nil {
+	if len(terms) <= maxDirectTerms {
+		words := make([]string, len(terms))
+		for i, t := range terms {
+			words[i] = string(t.Term)
+		}
+		hits, _, ok, err := ix.topK(ctx, words, distinct(words), k, f, filter)
+		if err != nil {
+			return nil, fmt.Errorf("bm25: search: %w", err)
+		}
+		if ok {
+			return hits, nil
+		}
+	}
+	hits, err := ix.searchBleve(ctx, terms, k, f, filter)
+	if err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
+	}
+	// bleve does not say which terms a hit holds: read the postings.
+	words := make([]string, len(terms))
+	for i, t := range terms {
+		words[i] = string(t.Term)
+	}
+	uniq := distinct(words)
+	uniq = uniq[:min(len(uniq), 64)] // as many as Holds has bits
+	ords := make([]uint64, len(hits))
+	for i, h := range hits {
+		ords[i] = h.Ord
+	}
+	holds, err := ix.Holds(ctx, uniq, ords)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: search: %w", err)
+	}
+	for i := range hits {
+		hits[i].Terms = uniq
+		for j, ok := range holds[i] {
+			if ok {
+				hits[i].Holds |= 1 << j
+			}
+		}
+	}
+	return hits, nil
+}
+
+// distinct is words without repeats, in order of first occurrence.
+func distinct(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// searchBleve is Search through bleve's searchers: the path for filtered
+// queries, queries of many terms and an index without length statistics.
+func (ix *Index) searchBleve(ctx context.Context, terms analysis.TokenStream, k int, f base.Filter, filter query.Query) ([]Hit, error) {
+	q := searchQuery(terms, filter)
+	ctx, err := ix.withStats(ctx, f)
+	if err != nil {
+		return nil, err
 	}
 
 	// bleve breaks ties by its internal document numbers, which merges
@@ -54,14 +118,14 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 	window := 2 * k
 	res, err := ix.bleve.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, window, 0, false))
 	if err != nil {
-		return nil, fmt.Errorf("bm25: search: %w", err)
+		return nil, err
 	}
 	found := res.Hits
 	if len(found) == window && found[window-1].Score == found[k-1].Score {
 		req := bleve.NewSearchRequestOptions(q, k, 0, false)
 		req.SortBy([]string{"-_score", "_id"})
 		if res, err = ix.bleve.SearchInContext(ctx, req); err != nil {
-			return nil, fmt.Errorf("bm25: search: %w", err)
+			return nil, err
 		}
 		found = res.Hits
 	}
@@ -78,7 +142,7 @@ func (ix *Index) Search(ctx context.Context, text string, k int, f base.Filter) 
 	for i, h := range found {
 		ord, err := decodeOrd(h.ID)
 		if err != nil {
-			return nil, fmt.Errorf("bm25: search: %w", err)
+			return nil, err
 		}
 		hits[i] = Hit{Ord: ord, Score: h.Score}
 	}

@@ -1,11 +1,11 @@
 package dedup
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/viterin/vek/vek32"
 
@@ -43,11 +43,82 @@ type Match struct {
 // String is "cosine 0.97" or "shingles 0.85".
 func (m Match) String() string { return fmt.Sprintf("%s %.2f", m.Test, m.Value) }
 
-// entry is an Entry with what the tests compare, computed once.
+// entry is an Entry with what the tests compare, each computed on first
+// use: most pairs differ in their group or values, and shingles are
+// needed only when the cosine test fails.
 type entry struct {
 	*Entry
-	values   string   // the numeric tokens, sorted and joined
-	shingles []uint64 // sorted, distinct
+	values   string // the numeric tokens, sorted and joined
+	shingles shingleSet
+	has      uint8 // hasValues | hasShingles
+}
+
+const (
+	hasValues = 1 << iota
+	hasShingles
+)
+
+// scratch is the buffers Find reuses from one entry to the next.
+type scratch struct {
+	runes []rune
+	words []uint64
+	slab  []uint64 // the shingle sets' keys and tables
+}
+
+// take returns n zeroed words of the slab.
+func (sc *scratch) take(n int) []uint64 {
+	if len(sc.slab)+n > cap(sc.slab) {
+		sc.slab = make([]uint64, 0, max(n, 8192))
+	}
+	sc.slab = sc.slab[:len(sc.slab)+n]
+	return sc.slab[len(sc.slab)-n:]
+}
+
+// valuesOf folds the text from its first digit on: values never looks
+// back, and a digit (ASCII, or full-width U+FF10-FF19 as EF BC 90-99)
+// always starts a rune, so that suffix has the same values.
+func (e *entry) valuesOf(sc *scratch) string {
+	if e.has&hasValues == 0 {
+		if i := firstDigit(e.Text); i >= 0 {
+			sc.runes = fold(e.Text[i:], sc.runes)
+			e.values = values(sc.runes)
+		}
+		e.has |= hasValues
+	}
+	return e.values
+}
+
+// firstDigit is the byte offset of the first rune of s that folds to a
+// digit, -1 when none does.
+// One vectorised byte search per digit beats a loop over the bytes.
+func firstDigit(s string) int {
+	end := len(s)
+	for c := byte('0'); c <= '9'; c++ {
+		if i := strings.IndexByte(s[:end], c); i >= 0 {
+			end = i
+		}
+	}
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:end], 0xEF)
+		if j < 0 {
+			break
+		}
+		if i += j; i+2 < len(s) && s[i+1] == 0xBC && 0x90 <= s[i+2] && s[i+2] <= 0x99 {
+			return i
+		}
+	}
+	if end == len(s) {
+		return -1
+	}
+	return end
+}
+
+func (e *entry) shinglesOf(sc *scratch) *shingleSet {
+	if e.has&hasShingles == 0 {
+		sc.words = shingles(e.Text, sc.words, &e.shingles, sc)
+		e.has |= hasShingles
+	}
+	return &e.shingles
 }
 
 // Find returns, for each entry, nil when it is kept or the Match that
@@ -56,19 +127,20 @@ type entry struct {
 func Find(es []Entry) []*Match {
 	prep := make([]entry, len(es))
 	for i := range es {
-		prep[i] = entry{Entry: &es[i], values: values(es[i].Text), shingles: shingles(es[i].Text)}
+		prep[i].Entry = &es[i]
 	}
+	var sc scratch
 	out := make([]*Match, len(es))
 	var clusters []cluster
 	for i := range prep {
 		for ci := range clusters {
 			c := &clusters[ci]
-			m := duplicate(&prep[i], &prep[c.kept])
+			m := duplicate(&prep[i], &prep[c.kept], &sc)
 			if m == nil {
 				continue
 			}
 			newer := prep[i].Day != base.NoDay && prep[i].Day > prep[c.kept].Day
-			if newer && prep[i].Score >= c.best*(1-TieRatio) && !dupOfAnother(prep, clusters, ci, i) {
+			if newer && prep[i].Score >= c.best*(1-TieRatio) && !dupOfAnother(prep, clusters, ci, i, &sc) {
 				// The newer close copy takes the older one's place,
 				// and the older one's copies point to it.
 				for j, o := range out {
@@ -101,9 +173,9 @@ type cluster struct {
 // dupOfAnother reports whether entry i duplicates the kept entry of a
 // cluster other than skip: such an entry may not become a kept one, or
 // two kept entries would be duplicates.
-func dupOfAnother(prep []entry, clusters []cluster, skip, i int) bool {
+func dupOfAnother(prep []entry, clusters []cluster, skip, i int, sc *scratch) bool {
 	for ci, c := range clusters {
-		if ci != skip && duplicate(&prep[i], &prep[c.kept]) != nil {
+		if ci != skip && duplicate(&prep[i], &prep[c.kept], sc) != nil {
 			return true
 		}
 	}
@@ -111,9 +183,9 @@ func dupOfAnother(prep []entry, clusters []cluster, skip, i int) bool {
 }
 
 // duplicate reports whether a and b are near-duplicates, and by which
-// test; Kept is left for the caller.
-func duplicate(a, b *entry) *Match {
-	if a.Group != b.Group || a.values != b.values {
+// test; Kept is left for the caller. The tests run cheapest first.
+func duplicate(a, b *entry, sc *scratch) *Match {
+	if a.Group != b.Group || a.valuesOf(sc) != b.valuesOf(sc) {
 		return nil
 	}
 	if len(a.Vec) > 0 && len(a.Vec) == len(b.Vec) {
@@ -121,7 +193,13 @@ func duplicate(a, b *entry) *Match {
 			return &Match{Test: "cosine", Value: cos}
 		}
 	}
-	if j := jaccard(a.shingles, b.shingles); j >= MinShingles {
+	// |a ∩ b| <= the smaller set and |a ∪ b| >= the larger, so sets
+	// whose sizes differ by more than MinShingles allows cannot match.
+	na, nb := len(a.shinglesOf(sc).keys), len(b.shinglesOf(sc).keys)
+	if float64(min(na, nb)) < MinShingles*float64(max(na, nb)) {
+		return nil
+	}
+	if j := jaccard(&a.shingles, &b.shingles); j >= MinShingles {
 		return &Match{Test: "shingles", Value: j}
 	}
 	return nil
@@ -131,9 +209,8 @@ func duplicate(a, b *entry) *Match {
 // texts that state the same values. A numeric token is a number and the
 // unit written after it, if any ("2.3 ng/mL", "38.5℃", "45%", "88次/分";
 // "120/80 mmHg" is two). A hand-written scanner: a regular expression
-// made Dedup cost milliseconds a query.
-func values(s string) string {
-	rs := []rune(strings.ToLower(strings.Map(text.WidthFold, s)))
+// made Dedup cost milliseconds a query. rs is the text folded by fold.
+func values(rs []rune) string {
 	var vs []string
 	for i := 0; i < len(rs); {
 		if !isDigit(rs[i]) {
@@ -203,13 +280,40 @@ func unitAt(rs []rune) int {
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
+// fold is s with full-width forms folded to ASCII and in lower case, as
+// runes, in buf (reused when large enough).
+func fold(s string, buf []rune) []rune {
+	buf = slices.Grow(buf[:0], len(s))[:len(s)] // never more runes than bytes
+	n := 0
+	for i := 0; i < len(s); n++ {
+		var w int
+		buf[n], w = foldAt(s, i)
+		i += w
+	}
+	return buf[:n]
+}
+
+// foldAt is the rune of s at byte i, folded as by fold, and its width.
+// ASCII takes a fast path; invalid UTF-8 is U+FFFD, one byte wide.
+func foldAt(s string, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return rune(c), 1
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	return unicode.ToLower(text.WidthFold(r)), w
+}
+
 // shingles is the set of the text's word 3-shingles, hashed; a text of
-// fewer than three words is one shingle. Words are hashed as they are
-// read (FNV-1a over their folded runes) and a shingle's hash mixes its
-// words', so that no string is built.
-func shingles(s string) []uint64 {
+// fewer than three words is one shingle, read from the text folded as
+// by fold. It fills set; words is a buffer to reuse, returned grown.
+// Words are hashed as they are read (FNV-1a over their runes) and a
+// shingle's hash mixes its words', so that no string is built.
+func shingles(s string, words []uint64, set *shingleSet, sc *scratch) []uint64 {
 	const offset, prime = 14695981039346656037, 1099511628211
-	var words []uint64
+	words = words[:0]
 	h, in := uint64(offset), false
 	flush := func() {
 		if in {
@@ -217,8 +321,21 @@ func shingles(s string) []uint64 {
 			h, in = offset, false
 		}
 	}
-	for _, r := range s {
-		r = unicode.ToLower(text.WidthFold(r))
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf { // ASCII, inline
+			i++
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' && in:
+				h, in = (h^uint64(c))*prime, true
+			case 'A' <= c && c <= 'Z':
+				h, in = (h^uint64(c+'a'-'A'))*prime, true
+			default:
+				flush()
+			}
+			continue
+		}
+		r, w := foldAt(s, i)
+		i += w
 		switch {
 		case text.IsCJK(r):
 			flush()
@@ -231,34 +348,80 @@ func shingles(s string) []uint64 {
 	}
 	flush()
 	n := max(len(words)-2, min(len(words), 1))
-	out := make([]uint64, 0, n)
+	set.init(n, sc)
 	for i := range n {
 		x := uint64(offset)
 		for _, w := range words[i:min(i+3, len(words))] {
 			x = (x ^ w) * prime
 		}
-		out = append(out, x)
+		set.add(x)
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return words
 }
 
-// jaccard is |a ∩ b| / |a ∪ b| of two sorted sets; 0 when both are empty.
-func jaccard(a, b []uint64) float64 {
+// shingleSet is a set of shingle hashes: the distinct ones, and an
+// open-addressing table of them (linear probing, 0 for an empty slot;
+// the hash 0 itself is the flag zero), cheaper to fill than sorting.
+type shingleSet struct {
+	keys  []uint64
+	table []uint64
+	shift uint // 64 - log2(len(table))
+	zero  bool
+}
+
+// init empties s for up to n keys, with a table at most half full, both
+// taken from sc's slab.
+func (s *shingleSet) init(n int, sc *scratch) {
+	bits := uint(1)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	s.keys, s.table, s.shift, s.zero = sc.take(n)[:0], sc.take(1<<bits), 64-bits, false
+}
+
+// slot is where h is, or the empty slot where it would go.
+func (s *shingleSet) slot(h uint64) int {
+	mask := len(s.table) - 1
+	i := int((h * 0x9E3779B97F4A7C15) >> s.shift) // Fibonacci hashing: FNV's low bits are weak
+	for s.table[i] != 0 && s.table[i] != h {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+func (s *shingleSet) add(h uint64) {
+	if h == 0 {
+		if !s.zero {
+			s.zero = true
+			s.keys = append(s.keys, h)
+		}
+		return
+	}
+	if i := s.slot(h); s.table[i] == 0 {
+		s.table[i] = h
+		s.keys = append(s.keys, h)
+	}
+}
+
+func (s *shingleSet) has(h uint64) bool {
+	if h == 0 {
+		return s.zero
+	}
+	return s.table[s.slot(h)] == h
+}
+
+// jaccard is |a ∩ b| / |a ∪ b|; 0 when both are empty.
+func jaccard(a, b *shingleSet) float64 {
+	if len(a.keys) > len(b.keys) {
+		a, b = b, a
+	}
 	inter := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch cmp.Compare(a[i], b[j]) {
-		case 0:
+	for _, h := range a.keys {
+		if b.has(h) {
 			inter++
-			i++
-			j++
-		case -1:
-			i++
-		default:
-			j++
 		}
 	}
-	union := len(a) + len(b) - inter
+	union := len(a.keys) + len(b.keys) - inter
 	if union == 0 {
 		return 0
 	}

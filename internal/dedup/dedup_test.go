@@ -3,10 +3,12 @@ package dedup
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/text"
 )
 
 func TestValues(t *testing.T) {
@@ -18,7 +20,7 @@ func TestValues(t *testing.T) {
 		"ＷＢＣ　１２．５ x10^9/L":                  "12.5x10^9/l",
 		"two tablets, then 3 more tomorrow": "3",
 	} {
-		if got := values(in); got != want {
+		if got := values(fold(in, nil)); got != want {
 			t.Errorf("values(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -92,17 +94,81 @@ func TestFindKeepsNoDuplicates(t *testing.T) {
 		var kept []entry
 		for i, m := range ms {
 			if m == nil {
-				kept = append(kept, entry{Entry: &es[i], values: values(es[i].Text), shingles: shingles(es[i].Text)})
+				kept = append(kept, entry{Entry: &es[i]})
 			} else if ms[m.Kept] != nil {
 				t.Fatalf("round %d: entry %d is a duplicate of %d, which was dropped too", round, i, m.Kept)
 			}
 		}
 		for a := range kept {
 			for b := range kept[a+1:] {
-				if m := duplicate(&kept[a], &kept[a+1+b]); m != nil {
+				if m := duplicate(&kept[a], &kept[a+1+b], &scratch{}); m != nil {
 					t.Fatalf("round %d: kept %q and %q are duplicates (%v)", round, kept[a].Text, kept[a+1+b].Text, m)
 				}
 			}
+		}
+	}
+}
+
+// TestFold: fold is strings.ToLower after full-width folding, rune by
+// rune, invalid UTF-8 included.
+func TestFold(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"A", "z", "Q", "7", ".", " ", "/", "Ａ", "ｚ", "１", "．", "　", "Σ", "İ", "É", "肌", "µ", "℃", "\xff", "\xe4\xb8"}
+	for range 2000 {
+		var sb strings.Builder
+		for range rng.IntN(12) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := sb.String()
+		want := []rune(strings.ToLower(strings.Map(text.WidthFold, s)))
+		if got := fold(s, nil); !slices.Equal(got, want) {
+			t.Fatalf("fold(%q) = %q, want %q", s, string(got), string(want))
+		}
+	}
+}
+
+// TestShinglesBound: two sets whose Jaccard reaches MinShingles never
+// differ in size by more than the bound duplicate skips on.
+func TestShinglesBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		a, b := randomSet(rng), randomSet(rng)
+		na, nb := len(a.keys), len(b.keys)
+		if j := jaccard(a, b); j >= MinShingles && float64(min(na, nb)) < MinShingles*float64(max(na, nb)) {
+			t.Fatalf("jaccard %v with sizes %d and %d", j, na, nb)
+		}
+	}
+}
+
+// randomSet draws up to 11 keys of 0..13 (0 included, as a hash may be).
+func randomSet(rng *rand.Rand) *shingleSet {
+	var s shingleSet
+	n := rng.IntN(12)
+	s.init(n, &scratch{})
+	for range n {
+		s.add(uint64(rng.IntN(14)))
+	}
+	return &s
+}
+
+// TestJaccard: the set's Jaccard is the sorted-sets count.
+func TestJaccard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 5000 {
+		a, b := randomSet(rng), randomSet(rng)
+		sa, sb := slices.Sorted(slices.Values(a.keys)), slices.Sorted(slices.Values(b.keys))
+		inter := 0
+		for _, h := range sa {
+			if _, ok := slices.BinarySearch(sb, h); ok {
+				inter++
+			}
+		}
+		want := 0.0
+		if u := len(sa) + len(sb) - inter; u > 0 {
+			want = float64(inter) / float64(u)
+		}
+		if got := jaccard(a, b); got != want || len(slices.Compact(sa)) != len(sa) {
+			t.Fatalf("jaccard of %v and %v = %v, want %v", sa, sb, got, want)
 		}
 	}
 }
