@@ -13,22 +13,37 @@ import (
 // once, and flags the outliers among those left (x.outliers). A dropped
 // copy is reported as "duplicate" with the kept copy and the test that
 // matched. Candidates are compared within one tier, one patient and one
-// study design (and
-// relevant with relevant, context with context), and only when they
-// state the same values; see package internal/dedup for
-// the tests, the thresholds and which copy is kept.
+// study design, and only when they state the same values; see package
+// internal/dedup for the tests, the thresholds and which copy is kept.
+// Context (the rest of a record, packed only into room left) comes after
+// the relevant candidates and scores 0 there, so a relevant copy is never
+// dropped for a context one, while a context copy of relevant evidence is
+// dropped (it would repeat it in the room left).
 func (x *execution) dedup(cands []*candidate) []*candidate {
 	start := time.Now()
+	order := make([]*candidate, 0, len(cands))
+	for _, c := range cands {
+		if !c.context {
+			order = append(order, c)
+		}
+	}
+	for _, c := range cands {
+		if c.context {
+			order = append(order, c)
+		}
+	}
+	cands = order
 	es := make([]dedup.Entry, len(cands))
 	for i, c := range cands {
-		es[i] = dedup.Entry{Text: c.text(), Score: c.Score + c.boost, Day: c.day(), Group: c.tier().String() + " path"}
+		es[i] = dedup.Entry{Text: c.text(), Score: c.Score + c.boost, Day: c.day(), Group: c.tier().String() + " path", Path: c.path != nil}
+		if c.context {
+			es[i].Score = 0
+		}
 		if c.path == nil {
 			es[i].Vec = x.env.Vectors.Vector(c.chunk.Ord)
-			// Context (the rest of a record) is packed only into room
-			// left, so a relevant copy is never dropped for it. Two
-			// publications of different study designs are two studies,
-			// whatever their words: reliability weighs each.
-			es[i].Group = fmt.Sprintf("%s patient %d design %d context %t", c.tier(), c.slot.Patient, c.slot.Evidence, c.context)
+			// Two publications of different study designs are two
+			// studies, whatever their words: reliability weighs each.
+			es[i].Group = fmt.Sprintf("%s patient %d design %d", c.tier(), c.slot.Patient, c.slot.Evidence)
 		}
 	}
 	var kept []*candidate
@@ -60,6 +75,6 @@ func (x *execution) dedup(cands []*candidate) []*candidate {
 
 // dedupExplain is the Dedup operator's EXPLAIN line.
 func dedupExplain() string {
-	return fmt.Sprintf("Dedup cosine>=%g or shingles>=%g (word 3-shingle Jaccard) within tier+patient+design+values, keep best-ranked (newest within %g%%); flag outliers at modified z>%g",
-		dedup.MinCosine, dedup.MinShingles, dedup.TieRatio*100, dedup.MaxZ)
+	return fmt.Sprintf("Dedup cosine>=%g or shingles>=%g (word 3-shingle Jaccard) or contained (whole in one at most %gx as long that adds nothing clinical) within tier+patient+design+values, keep best-ranked (newest within %g%%); flag outliers at modified z>%g",
+		dedup.MinCosine, dedup.MinShingles, dedup.MaxGrowth, dedup.TieRatio*100, dedup.MaxZ)
 }

@@ -1,6 +1,8 @@
 package clinical
 
 import (
+	"strings"
+
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/text"
 )
@@ -34,9 +36,12 @@ func (r Reason) String() string {
 
 // Classify decides the tier of a document or segment: an explicit tier
 // wins; else its type, when TypeTable knows it; else the first text rule
-// that fires on txt (see firstRule); else T4. The text rules look at the
-// whole text, so a long note that mentions a CT once is T2: classify
-// sentences (or chunks) rather than whole notes when the note mixes kinds.
+// that fires on txt without its administrative sentences (see firstRule
+// and Administrative: a copy-forward header such as "复制自既往病程记录"
+// names a history, yet says nothing of the text's kind); else T4. The
+// text rules look at the whole text, so a long note that mentions a CT
+// once is T2: classify sentences (or chunks) rather than whole notes when
+// the note mixes kinds.
 func Classify(typ string, tier base.Tier, txt string) (base.Tier, Reason) {
 	if tier.Valid() {
 		return tier, Reason{By: ByTierField}
@@ -44,10 +49,30 @@ func Classify(typ string, tier base.Tier, txt string) (base.Tier, Reason) {
 	if e, ok := lookupType(typ); ok {
 		return e.Tier, Reason{By: ByTypeTable, Name: e.Type}
 	}
-	if r := firstRule(txt); r != nil {
+	if r := firstRule(clinicalPart(txt)); r != nil {
 		return r.Tier, Reason{By: ByTextRule, Name: r.Name}
 	}
 	return base.T4, Reason{By: ByTextRule, Name: FallbackRule}
+}
+
+// clinicalPart is txt without its administrative sentences, or txt when
+// every sentence is administrative (a text is never classified as
+// empty).
+func clinicalPart(txt string) string {
+	sentences := text.Sentences(txt)
+	if len(sentences) < 2 {
+		return txt
+	}
+	kept := sentences[:0:0]
+	for _, s := range sentences {
+		if !Administrative(s) {
+			kept = append(kept, s)
+		}
+	}
+	if len(kept) == len(sentences) || len(kept) == 0 {
+		return txt
+	}
+	return strings.Join(kept, "\n")
 }
 
 // Permanent reports whether evidence classified for reason r stays true

@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -24,8 +25,13 @@ func BenchmarkFind100(b *testing.B) {
 		}
 		fmt.Fprintf(&sb, "troponin %d.%d ng/mL", rng.IntN(5), rng.IntN(10))
 		v := make([]float32, 384)
+		norm := float32(0)
 		for k := range v {
 			v[k] = rng.Float32() - 0.5
+			norm += v[k] * v[k]
+		}
+		for k := range v { // unit vectors, as the store keeps them
+			v[k] /= float32(math.Sqrt(float64(norm)))
 		}
 		es[i] = Entry{Text: sb.String(), Vec: v, Group: "T2 P1", Score: 1 / float64(61+i)}
 		vecs[i] = v

@@ -10,6 +10,7 @@ import (
 	"github.com/viterin/vek/vek32"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/clinical"
 	"github.com/medkb/medkb/internal/text"
 )
 
@@ -18,6 +19,9 @@ const (
 	MinCosine   = 0.95
 	MinShingles = 0.8
 	TieRatio    = 0.02
+	// MaxGrowth bounds the "contained" test: the longer text may be at
+	// most this many times the shorter's length in characters.
+	MaxGrowth = 2.0
 )
 
 // Entry is one candidate, given in rank order (best first).
@@ -30,10 +34,14 @@ type Entry struct {
 	Group string
 	Score float64  // the rank's score; higher is better
 	Day   base.Day // base.NoDay when unknown
+	// Path marks a knowledge-graph path: the containment test does not
+	// apply, since a path that extends another is another chain.
+	Path bool
 }
 
 // Match says that an entry duplicates the kept entry Kept, and by which
-// test: Test is "cosine" or "shingles", Value what it measured.
+// test: Test is "cosine", "shingles" or "contained", Value what it
+// measured (for "contained", the larger text's size over the smaller's).
 type Match struct {
 	Kept  int
 	Test  string
@@ -48,15 +56,45 @@ func (m Match) String() string { return fmt.Sprintf("%s %.2f", m.Test, m.Value) 
 // needed only when the cosine test fails.
 type entry struct {
 	*Entry
-	values   string // the numeric tokens, sorted and joined
-	shingles shingleSet
-	has      uint8 // hasValues | hasShingles
+	values    string // the numeric tokens, sorted and joined
+	shingles  shingleSet
+	sentences []string // text.Sentences, for sameKeys
+	has       uint8    // hasValues | hasShingles | hasSentences
 }
 
 const (
 	hasValues = 1 << iota
 	hasShingles
+	hasSentences
 )
+
+func (e *entry) sentencesOf() []string {
+	if e.has&hasSentences == 0 {
+		e.sentences = text.Sentences(e.Text)
+		e.has |= hasSentences
+	}
+	return e.sentences
+}
+
+// sameKeys reports whether a and b state the same clinical keys (values,
+// findings, allergy statements: clinical.Keys) in the sentences one has
+// and the other lacks; the sentences they share state the same by
+// construction, so only the difference is read (Keys costs a regular
+// expression per sentence).
+func sameKeys(a, b *entry) bool {
+	sa, sb := a.sentencesOf(), b.sentencesOf()
+	keys := func(own, other []string) []string {
+		var ks []string
+		for _, s := range own {
+			if !slices.Contains(other, s) {
+				ks = append(ks, clinical.Keys(s)...)
+			}
+		}
+		slices.Sort(ks)
+		return ks
+	}
+	return slices.Equal(keys(sa, sb), keys(sb, sa))
+}
 
 // scratch is the buffers Find reuses from one entry to the next.
 type scratch struct {
@@ -183,8 +221,20 @@ func dupOfAnother(prep []entry, clusters []cluster, skip, i int, sc *scratch) bo
 }
 
 // duplicate reports whether a and b are near-duplicates, and by which
-// test; Kept is left for the caller. The tests run cheapest first.
+// test; Kept is left for the caller. The tests run cheapest first; a
+// match also needs the same clinical keys (clinical.Keys), so that a copy
+// with an allergy statement or a finding added is never dropped for the
+// copy without it.
 func duplicate(a, b *entry, sc *scratch) *Match {
+	m := similar(a, b, sc)
+	if m == nil || !sameKeys(a, b) {
+		return nil
+	}
+	return m
+}
+
+// similar is duplicate's tests without the keys.
+func similar(a, b *entry, sc *scratch) *Match {
 	if a.Group != b.Group || a.valuesOf(sc) != b.valuesOf(sc) {
 		return nil
 	}
@@ -192,6 +242,9 @@ func duplicate(a, b *entry, sc *scratch) *Match {
 		if cos := float64(vek32.Dot(a.Vec, b.Vec)); cos >= MinCosine {
 			return &Match{Test: "cosine", Value: cos}
 		}
+	}
+	if growth, ok := contained(a, b); ok {
+		return &Match{Test: "contained", Value: growth}
 	}
 	// |a ∩ b| <= the smaller set and |a ∪ b| >= the larger, so sets
 	// whose sizes differ by more than MinShingles allows cannot match.
@@ -203,6 +256,48 @@ func duplicate(a, b *entry, sc *scratch) *Match {
 		return &Match{Test: "shingles", Value: j}
 	}
 	return nil
+}
+
+// contained reports whether one text holds the other whole, at most
+// MaxGrowth times its length, and what it adds before and after is
+// inert, as a header or signature carried with copy-forward text. It returns the longer text's length over the
+// shorter's. Graph paths are never contained (Entry.Path).
+func contained(a, b *entry) (float64, bool) {
+	if a.Path || b.Path {
+		return 0, false
+	}
+	short, long := strings.TrimSpace(a.Text), strings.TrimSpace(b.Text)
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	ns, nl := utf8.RuneCountInString(short), utf8.RuneCountInString(long)
+	if ns == 0 || ns == nl || float64(nl) > MaxGrowth*float64(ns) {
+		return 0, false
+	}
+	at := strings.Index(long, short)
+	if at < 0 {
+		return 0, false
+	}
+	if !inert(long[:at]) || !inert(long[at+len(short):]) {
+		return 0, false
+	}
+	return float64(nl) / float64(ns), true
+}
+
+// inert reports whether text a copy adds says nothing clinical: no key
+// value, finding or allergy statement (clinical.Keys), and either no tier
+// rule fires on it or it is administrative (clinical.Administrative: "复制
+// 自既往病程记录" names a history, yet is a header).
+func inert(added string) bool {
+	added = strings.TrimSpace(added)
+	if added == "" {
+		return true
+	}
+	if len(clinical.Keys(added)) > 0 {
+		return false
+	}
+	_, why := clinical.Classify("", base.TierNone, added)
+	return why.Name == clinical.FallbackRule || clinical.Administrative(strings.Trim(added, "()（）[]【】:：,，;；. "))
 }
 
 // values is the text's numeric tokens, sorted and joined: equal for two

@@ -49,8 +49,8 @@ func TestFind(t *testing.T) {
 			t.Errorf("entry %d: kept copy %d, want %d (%v)", i, k, want[i], m)
 		}
 	}
-	if m := got[0]; m == nil || m.Test != "shingles" || m.Value < MinShingles {
-		t.Errorf("entry 0 matched by %v, want shingles", m)
+	if m := got[0]; m == nil || m.Test != "contained" {
+		t.Errorf("entry 0 matched by %v, want contained (the copy adds a header)", m)
 	}
 }
 
@@ -170,5 +170,52 @@ func TestJaccard(t *testing.T) {
 		if got := jaccard(a, b); got != want || len(slices.Compact(sa)) != len(sa) {
 			t.Fatalf("jaccard of %v and %v = %v, want %v", sa, sb, got, want)
 		}
+	}
+}
+
+// TestContained: a copy with a header added is a duplicate, and the
+// best-ranked copy is kept; a copy with a word changed, one that adds a
+// finding or an allergy, or a line inside a much longer note is not.
+func TestContained(t *testing.T) {
+	line := "肌钙蛋白I 2.3 ng/mL，CK-MB 45 U/L，提示心肌损伤。"
+	header := "（复制自既往病程记录）"
+	note := "Patient has fever and chest pain since Monday, treated at home with paracetamol and rest."
+	for _, c := range []struct {
+		name  string
+		texts []string
+		want  []int // the kept copy, -1 when kept
+		test  string
+	}{
+		{"the original first", []string{line, header + line}, []int{-1, 0}, "contained"},
+		{"the copy first", []string{header + line, line}, []int{-1, 0}, "contained"},
+		{"a signature after", []string{note, note + " Dr. Smith, cardiology"}, []int{-1, 0}, "contained"},
+		{"a word changed", []string{note, "Copied: " + strings.Replace(note, "has fever", "has no fever", 1)}, []int{-1, -1}, ""},
+		{"an allergy added", []string{note, note + " Allergic to penicillin."}, []int{-1, -1}, ""},
+		{"a finding added", []string{note, note + " Chest X-ray clear."}, []int{-1, -1}, ""},
+		{"a line inside a long note", []string{line, "入院后复查：" + line + "心电图示窦性心律，建议冠脉造影进一步评估。"}, []int{-1, -1}, ""},
+	} {
+		es := make([]Entry, len(c.texts))
+		for i, s := range c.texts {
+			es[i] = Entry{Text: s, Group: "T2 P1", Score: 1 - float64(i)/10}
+		}
+		got := Find(es)
+		for i, m := range got {
+			k := -1
+			if m != nil {
+				k = m.Kept
+				if m.Test != c.test {
+					t.Errorf("%s: entry %d matched by %v, want %s", c.name, i, m, c.test)
+				}
+			}
+			if k != c.want[i] {
+				t.Errorf("%s: entry %d: kept copy %d, want %d (%v)", c.name, i, k, c.want[i], m)
+			}
+		}
+	}
+	// Graph paths: a path that extends another is another chain.
+	es := []Entry{{Text: "长期忧虑 导致 肝气郁结", Group: "T3 path", Path: true, Score: 1},
+		{Text: "长期忧虑 导致 肝气郁结；肝气郁结 导致 郁久化火", Group: "T3 path", Path: true, Score: 0.9}}
+	if got := Find(es); got[0] != nil || got[1] != nil {
+		t.Errorf("paths: %v %v, want both kept", got[0], got[1])
 	}
 }

@@ -17,9 +17,12 @@
 //     the unit or sign written after it, "2.3ng/ml", "38.5℃", "45%") are
 //     equal, so "troponin 2.3" and "troponin 0.4" are two observations
 //     even at cosine 0.99, and
-//   - one of two tests matches: the cosine of their vectors is at least
-//     MinCosine (0.95, seed 001's threshold), or the Jaccard overlap of
-//     their word 3-shingles is at least MinShingles (0.8).
+//   - one of three tests matches: the cosine of their vectors is at least
+//     MinCosine (0.95, seed 001's threshold); one text holds the other
+//     whole, at most MaxGrowth (2) times as many characters, and what it adds is
+//     clinically inert ("contained": a copy with a header or signature
+//     added); or the Jaccard overlap of their word 3-shingles is at least
+//     MinShingles (0.8).
 //
 // The tests catch different copies. With a neural embedder the cosine
 // catches a paraphrased copy ("trop I 2.3" for "troponin I 2.3", a
@@ -36,6 +39,16 @@
 // heading match but no rewritten sentence. Words are runs of letters and
 // digits; each CJK character is a word, so Chinese text shingles by
 // character trigrams.
+//
+// Containment is what Jaccard misses on short text: a ten-character
+// header on a thirty-character Chinese lab line leaves Jaccard near 0.74.
+// The shorter text must appear whole in the longer, so a changed word
+// ("has no fever" for "has fever") breaks it; what the longer adds must
+// hold no key value, finding or allergy statement (clinical.Keys) and
+// fire no tier rule (clinical.Classify), so dropping either copy loses
+// nothing clinical; and MaxGrowth keeps a short line from being merged
+// into a long note that quotes it. Graph paths skip it (Entry.Path): a
+// path that extends another is another chain.
 //
 // Which copy is kept: candidates come in rank order. Among the copies of
 // one piece of evidence the best-ranked is kept, unless a copy ranked

@@ -13,7 +13,7 @@ import (
 // makes, as a note that carries text forward says where it came from, in
 // the document's language.
 const (
-	CopyHeader   = "Copied forward from an earlier note: "
+	CopyHeader   = "Copied forward from an earlier note."
 	CopyHeaderZH = "（复制自既往病程记录）"
 )
 
@@ -21,7 +21,7 @@ const (
 // records hold it: for every question, 1 to 3 copies (seeded per
 // question) of its evidence documents, each a new document of the same
 // patient, type and time; the first copy of a document is exact, the
-// others start with CopyHeader (CopyHeaderZH in Chinese). Copies is set so that recall counts a
+// others start with a line CopyHeader (CopyHeaderZH in Chinese). Copies is set so that recall counts a
 // packed copy for its original: the model reads the same evidence.
 func AddDuplicates(set *Set, seed uint64) {
 	byID := make(map[string]int, len(set.Docs))
@@ -49,9 +49,9 @@ func AddDuplicates(set *Set, seed uint64) {
 				Tier: d.Tier, Patient: d.Patient, Source: d.Source, Evidence: d.Evidence, Time: d.Time,
 				Published: d.Published, Lang: d.Lang, Meta: d.Meta}
 			if k > 0 {
-				cp.Text = CopyHeader + d.Text
+				cp.Text = CopyHeader + "\n" + d.Text
 				if text.Lang(d.Text) == "zh" {
-					cp.Text = CopyHeaderZH + d.Text
+					cp.Text = CopyHeaderZH + "\n" + d.Text
 				}
 			}
 			set.Docs = append(set.Docs, cp)
