@@ -119,6 +119,13 @@ func benchRetrieval(ctx context.Context, docsPath string, queryPaths []string, q
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", qrelsPath, err)
 	}
+	// Only the queries that run are averaged over: a judged query the
+	// query files leave out (or --min-sentences drops) is not a miss.
+	for id := range judged {
+		if _, ok := qs[id]; !ok {
+			delete(judged, id)
+		}
+	}
 	db, err := tempstore.Open(ctx, "medkb-bench-", res.Docs)
 	if err != nil {
 		return nil, err
