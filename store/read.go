@@ -118,6 +118,7 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 				decodeFloats(vecs[next*dim:(next+1)*dim], v[off+slotHeaderSize:off+size])
 				next++
 			}
+			releaseMapped(v) // the slab has them: do not count them twice
 			return nil
 		})
 		if err == nil && next != n {

@@ -43,6 +43,9 @@ type Meta struct {
 	// graph that records it knows whether it is current. 0 for a store
 	// whose graph was written before it was counted.
 	GraphSeq uint64
+	// Quantize is how the vector slab is held in memory: QuantizeNone
+	// (float32) or QuantizeInt8 (SetQuantize).
+	Quantize string
 }
 
 // Open opens the store in dir at the generation CURRENT names, creating
@@ -331,6 +334,7 @@ func (s *Store) Meta() (Meta, error) {
 			Triples:  int(getU64(b, keyTriples)),
 			From:     string(b.Get(keyFrom)),
 			GraphSeq: getU64(b, keyGraphSeq),
+			Quantize: string(b.Get(keyQuantize)),
 		}
 		for i := range m.Tiers {
 			m.Tiers[i] = int(getU64(b, keyTierDocs[i+1]))

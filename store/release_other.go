@@ -1,0 +1,6 @@
+//go:build !linux
+
+package store
+
+// releaseMapped is a no-op where medkb does not manage resident pages.
+func releaseMapped([]byte) {}
