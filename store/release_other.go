@@ -3,4 +3,6 @@
 package store
 
 // releaseMapped is a no-op where medkb does not manage resident pages.
-func releaseMapped([]byte) {}
+func releaseMapped([]byte, uintptr, int64) {}
+
+func releaseRange(_, _, _ uintptr, _ int64) {}
