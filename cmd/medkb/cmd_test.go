@@ -194,7 +194,7 @@ func TestBenchVector(t *testing.T) {
 		t.Fatalf("bench vector: %s %s", out, errOut)
 	}
 	code, out, errOut = cli(t, "", "bench", "vector", "--n", "2000", "--dim", "64", "--queries", "5", "--scan", "int8")
-	for _, want := range []string{"kernel: " + vector.KernelName(vector.ScanInt8), "read bandwidth: ", "scan/floor ", "int8+rescore 42: recall@10"} {
+	for _, want := range []string{"kernel: " + vector.KernelName(vector.ScanInt8, 64), "read bandwidth: ", "scan/floor ", "int8+rescore 42: recall@10"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("bench vector --scan int8: no %q in %s %s", want, out, errOut)
 		}

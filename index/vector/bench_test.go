@@ -41,15 +41,31 @@ func scoreDot(dst, rows, q []float32) {
 	}
 }
 
+// f32Kernels are the f32 kernels the benchmarks compare: medkb's AVX2
+// one where the CPU has it, vek's matrix-vector product, vek's Dot per
+// row, and the pure-Go twin.
+func f32Kernels() []struct {
+	name string
+	fn   kernel
+} {
+	ks := []struct {
+		name string
+		fn   kernel
+	}{{"vek", scoreSIMD}, {"dot", scoreDot}, {"go", scoreGo}}
+	if f32Rows16 != nil {
+		ks = append(ks, struct {
+			name string
+			fn   kernel
+		}{"avx2", f32Rows16})
+	}
+	return ks
+}
+
 // BenchmarkSearch100kx384 is the headline number: exact top-10 over
 // 100,000 vectors of 384 floats (147 MiB), per kernel and worker count.
 func BenchmarkSearch100kx384(b *testing.B) {
 	ix, q := benchIndex(b, 100_000, 384)
-	kernels := []struct {
-		name string
-		fn   kernel
-	}{{"simd", scoreSIMD}, {"dot", scoreDot}, {"go", scoreGo}}
-	for _, k := range kernels {
+	for _, k := range f32Kernels() {
 		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 			b.Run(fmt.Sprintf("%s/workers=%d", k.name, workers), func(b *testing.B) {
 				ix.kernel, ix.workers = k.fn, workers
@@ -95,11 +111,7 @@ func BenchmarkKernelInCache(b *testing.B) {
 	m := blockRows(dim)
 	rows, q := randomUnit(rng, m, dim), randomUnit(rng, 1, dim)
 	dst := make([]float32, m)
-	kernels := []struct {
-		name string
-		fn   kernel
-	}{{"simd", scoreSIMD}, {"dot", scoreDot}, {"go", scoreGo}}
-	for _, k := range kernels {
+	for _, k := range f32Kernels() {
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {
 				k.fn(dst, rows, q)

@@ -18,7 +18,7 @@ var ErrLayout = errors.New("medkb: vector slab layout")
 // holding ordinal i. The zero value is not usable; call New.
 type Index struct {
 	dim    int
-	kernel kernel     // scoreSIMD, or scoreGo in tests
+	kernel kernel     // f32KernelFor(dim), or another in tests
 	int8k  int8Kernel // int8Scan, or dotsInt8Go in tests
 	// source, set by NewInt8, supplies exact vectors; with it vecs stays
 	// nil and codes holds the slab.
@@ -44,7 +44,8 @@ func New(dim int) *Index {
 	if dim <= 0 {
 		panic(fmt.Sprintf("vector: New(%d): dimension must be positive", dim))
 	}
-	return &Index{dim: dim, kernel: scoreSIMD, int8k: int8Scan}
+	k, _ := f32KernelFor(dim)
+	return &Index{dim: dim, kernel: k, int8k: int8Scan}
 }
 
 // Dim returns the vector dimension.

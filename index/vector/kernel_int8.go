@@ -1,7 +1,5 @@
 package vector
 
-import "github.com/viterin/vek/vek32"
-
 // An int8Kernel writes into dst[i] the integer dot product of row i of
 // codes (len(dst) rows of len(q) codes each, row-major) with the query
 // codes q. len(q) is a multiple of 16 (see codeStride) and the sums fit
@@ -40,15 +38,14 @@ var (
 // scan: its code row (dim rounded up to 16 bytes), without the scale.
 func CodeBytes(dim int) int { return codeStride(dim) }
 
-// KernelName names the kernel a scan runs on this machine: "avx2-fma f32"
-// or "go f32" for ScanF32 (and ScanDefault), "avx2 int8" or "go int8" for
-// ScanInt8.
-func KernelName(s Scan) string {
+// KernelName names the kernel a scan of vectors of dim floats runs on
+// this machine: for ScanF32 (and ScanDefault) "avx2-fma f32" (medkb's
+// own, for a dim that is a multiple of 16), else "avx2-fma f32 (vek)" or
+// "go f32 (vek)"; for ScanInt8 "avx2 int8" or "go int8".
+func KernelName(s Scan, dim int) string {
 	if s == ScanInt8 {
 		return int8KernelName
 	}
-	if vek32.Info().Acceleration {
-		return "avx2-fma f32"
-	}
-	return "go f32"
+	_, name := f32KernelFor(dim)
+	return name
 }

@@ -99,6 +99,9 @@ func TestSearchKernelsAgree(t *testing.T) {
 						ix.kernel = scoreSIMD
 						simd := ix.Search(q, k, match)
 						sameHits(t, label+" simd vs go", ix, q, simd, pure)
+						ix.kernel, _ = f32KernelFor(dim)
+						own := ix.Search(q, k, match)
+						sameHits(t, label+" "+KernelName(ScanF32, dim)+" vs go", ix, q, own, pure)
 						sameHits(t, label+" go vs float64 reference", ix, q, pure, want)
 					}
 				}

@@ -12,9 +12,11 @@
 //
 // A scan time means little without the machine's memory bandwidth, since
 // an exact scan must read every stored byte once. Run measures it in the
-// same process, just before the queries: a streaming read (vek32.Sum, on
-// one goroutine per runtime.GOMAXPROCS(0), as the scan splits) of a
-// 256 MiB buffer, far beyond the last-level cache, median of seven runs.
+// same process, among the queries: a streaming read (vek32.Sum, on one
+// goroutine per runtime.GOMAXPROCS(0), as the scan splits) of a 256 MiB
+// buffer, far beyond the last-level cache, seven times spread evenly
+// among the timed queries (so that a shared machine's load weighs on
+// both alike), and the median taken.
 // The floor is the bytes the scan reads over that bandwidth (n x dim x 4
 // for f32, n x codeStride for int8), and the ratio is scan time over
 // floor. For int8 Run also reports recall@10 against the exact f32 scan of

@@ -13,7 +13,7 @@ import (
 func TestRun(t *testing.T) {
 	for _, scan := range []vector.Scan{vector.ScanF32, vector.ScanInt8} {
 		r := Run(Config{N: 3000, Dim: 24, Queries: 5, Scan: scan})
-		if !(r.MsPerQuery > 0) || !(r.GBPerS > 0) || !(r.Bandwidth > 0) || !(r.Ratio > 0) || r.Kernel != vector.KernelName(scan) {
+		if !(r.MsPerQuery > 0) || !(r.GBPerS > 0) || !(r.Bandwidth > 0) || !(r.Ratio > 0) || r.Kernel != vector.KernelName(scan, 24) {
 			t.Errorf("scan %v: %+v", scan, r)
 		}
 		if r.Recall < 0.9 {
