@@ -21,6 +21,7 @@ type Store struct {
 	writer   *WriterLock // held by a read-write Store until Close
 	broken   bool        // a write transaction panicked; see Close
 	reader   *readerMark // a read-only Store's record (nil if it could not be made)
+	segs     segLocator  // where vector segments lie in the file; see VectorsAt
 }
 
 // Meta is the store-wide metadata.
@@ -300,7 +301,7 @@ func (s *Store) Close() error {
 		err = s.db.Close()
 	}
 	s.reader.release()
-	return errors.Join(err, s.writer.Release())
+	return errors.Join(err, s.segs.close(), s.writer.Release())
 }
 
 // Dir returns the store directory; Generation the open generation's name.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -60,6 +61,31 @@ func TestEachVectorsAndVectorsAt(t *testing.T) {
 	}
 	if err := s.VectorsAt([]uint64{600}, func(int, []float32) {}); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("VectorsAt past the slab: %v", err)
+	}
+
+	// A write moves segments: the locations EachVectors noted must not
+	// be used for it.
+	var more []DocWrite
+	for i := range 300 {
+		w := docWrite(fmt.Sprintf("z%d", i), base.T1, "u", "v")
+		w.Vectors[0], w.Vectors[1] = 0.6, 0.8 // unit, and not the vectors of the first 600
+		w.Vectors[testDim+1], w.Vectors[testDim+2] = 0.8, 0.6
+		more = append(more, w)
+	}
+	write(t, s, &Batch{Put: more, Delete: []string{puts[3].Doc.ID, puts[300].Doc.ID}})
+	_, vecs, _, err = s.LoadVectors(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ords = []uint64{3, 255, 300, 599, 600, 700, 1199}
+	err = s.VectorsAt(ords, func(i int, v []float32) {
+		o := int(ords[i])
+		if !slices.Equal(v, vecs[o*dim:(o+1)*dim]) {
+			t.Errorf("VectorsAt after a write: ordinal %d differs", o)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
