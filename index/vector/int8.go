@@ -112,13 +112,6 @@ func (c *codes) reserve(mem *memory, n int) {
 	}
 }
 
-// int8Scratch is an int8 search's per-worker state beyond scratch.
-type int8Scratch struct {
-	dots []int32
-}
-
-var int8Pool = sync.Pool{New: func() any { return &int8Scratch{} }}
-
 // searchInt8 is SearchWith for ScanInt8, called with the read lock held.
 func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 	c := ix.codes
@@ -154,13 +147,12 @@ func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 func (ix *Index) scanInt8(s *scratch, qc []int16, qscale float32, lo, hi int, match Match) {
 	c := ix.codes
 	step := blockRows(c.stride / 4) // the same bytes a block as the f32 scan's
-	is := int8Pool.Get().(*int8Scratch)
-	if len(is.dots) < step {
-		is.dots = make([]int32, step)
+	if len(s.dots) < step {
+		s.dots = make([]int32, step)
 	}
 	for start := lo; start < hi; start += step {
 		end := min(start+step, hi)
-		dots := is.dots[:end-start]
+		dots := s.dots[:end-start]
 		ix.int8k(dots, c.data[start*c.stride:end*c.stride], qc)
 		scales := c.scales[start:end]
 		for i, d := range dots {
@@ -175,7 +167,6 @@ func (ix *Index) scanInt8(s *scratch, qc []int16, qscale float32, lo, hi int, ma
 			}
 		}
 	}
-	int8Pool.Put(is)
 }
 
 // rescore replaces the approximate scores of hits by exact ones, from the

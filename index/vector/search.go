@@ -32,6 +32,7 @@ const minParallelFloats = 1 << 19
 // scratch is one worker's reusable state.
 type scratch struct {
 	scores []float32
+	dots   []int32 // the int8 scan's integer scores, made at its first use
 	top    topK
 }
 
