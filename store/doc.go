@@ -90,6 +90,19 @@
 // (Meta.From) or older, or when another generation's valid bbolt file
 // does not open.
 //
+// # Vectors for an int8 index
+//
+// An int8 index (index/vector.NewInt8) keeps codes, not the float32
+// vectors, so it reads the store twice differently from LoadVectors:
+// EachVectors streams the slab a segment at a time, and VectorsAt reads
+// the few vectors a query rescores. Neither may leave the file's pages in
+// the process's resident set, or a 1M x 384 store would cost its 1.5 GB
+// again: EachVectors releases the pages it read (MADV_DONTNEED on bbolt's
+// read-only shared mapping, in 2 MiB blocks clipped to the mapping, and
+// the whole mapping every 64 segments), and VectorsAt reads with pread at
+// each segment's file offset, noted by EachVectors and kept for one bbolt
+// transaction id (a write may move segments; readers exclude writers).
+//
 // # Locks
 //
 // A read-write Store holds bbolt's exclusive flock on its medkb.db for its
