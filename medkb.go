@@ -148,15 +148,47 @@ func (db *DB) attach(g *generation) error {
 	if dim == 0 {
 		dim = db.emb.Dim()
 	}
+	q8, err := db.quantize(g.st, m)
+	if err != nil {
+		return err
+	}
+	if q8 {
+		g.vec = vector.NewInt8(dim, storeVectors{g.st})
+		return g.st.EachVectors(func(n, _ int) { g.vec.Reserve(n) }, g.vec.Append)
+	}
 	g.vec = vector.New(dim)
 	slots, vecs, _, err := g.st.LoadVectors(g.vec.Floats)
 	if err != nil {
 		return err
 	}
-	if err := g.vec.Load(slots, vecs); err != nil {
-		return err
+	return g.vec.Load(slots, vecs)
+}
+
+// quantize reports whether the vector slab is to be held as int8 codes
+// (Options.Quantize, else the store's record), recording a read-write
+// DB's explicit choice in the store.
+func (db *DB) quantize(st *store.Store, m store.Meta) (bool, error) {
+	want := m.Quantize
+	switch db.opts.Quantize {
+	case QuantizeInt8:
+		want = store.QuantizeInt8
+	case QuantizeF32:
+		want = store.QuantizeNone
 	}
-	return nil
+	if !db.opts.ReadOnly && want != m.Quantize {
+		if err := st.SetQuantize(want); err != nil {
+			return false, err
+		}
+	}
+	return want == store.QuantizeInt8, nil
+}
+
+// storeVectors is an int8 index's vector.Source: the float32 vectors
+// read back from the store file.
+type storeVectors struct{ st *store.Store }
+
+func (s storeVectors) Vectors(ords []uint64, fn func(int, []float32)) error {
+	return s.st.VectorsAt(ords, fn)
 }
 
 // chooseEmbedder returns given, checked against the embedder the store

@@ -45,7 +45,24 @@ type Options struct {
 	// it, so that leaving it idle does not hold ingests off. Zero: the DB
 	// keeps its generation open until Close. Ignored read-write.
 	YieldToWriters bool
+	// Quantize chooses how the DB holds the vector slab in memory.
+	// QuantizeInt8 keeps only int8 codes, a quarter of float32's size
+	// (1M x 384: 0.4 GB instead of 1.5 GB), reading the float32 vectors
+	// back from the store file to rescore each query's best candidates
+	// and for PACK; queries then scan int8 unless they say
+	// vector(scan=f32), which such a DB refuses. QuantizeF32 keeps
+	// float32. "" means what the store recorded, float32 when nothing.
+	// A read-write Open records a non-empty value in the store (`medkb
+	// ingest --quantize int8`), so later opens follow it; the vectors on
+	// disk are float32 either way.
+	Quantize string
 }
+
+// The values of Options.Quantize.
+const (
+	QuantizeF32  = "f32"
+	QuantizeInt8 = "int8"
+)
 
 // yieldInterval is how often a DB with Options.YieldToWriters looks for
 // a waiting writer.
@@ -59,7 +76,11 @@ func (o *Options) Validate() error {
 	if o == nil {
 		return nil
 	}
-	return checkCommon("Options", o.LockTimeout, o.ChunkTokens, o.Embedder)
+	err := checkCommon("Options", o.LockTimeout, o.ChunkTokens, o.Embedder)
+	if o.Quantize != "" && o.Quantize != QuantizeF32 && o.Quantize != QuantizeInt8 {
+		err = errors.Join(err, fmt.Errorf("medkb: Options.Quantize is %q: use %q, %q or nothing (the store's choice)", o.Quantize, QuantizeF32, QuantizeInt8))
+	}
+	return err
 }
 
 // Validate is Options.Validate for Rebuild's options, which also refuses

@@ -314,6 +314,9 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	if err := st.SetFrom(res.From); err != nil {
 		return nil, err
 	}
+	if err := st.SetQuantize(m.Quantize); err != nil { // the new generation holds its slab as the old did
+		return nil, err
+	}
 	res.Docs, res.Chunks, res.Entities, res.Triples = nm.Docs, nm.Chunks, nm.Entities, nm.Triples
 	return res, ctx.Err() // cancelled now: do not switch
 }

@@ -41,10 +41,11 @@ type UsingClause struct {
 	Vector *ArmSpec
 }
 
-// ArmSpec is one arm, bm25 or vector, with its k when given.
+// ArmSpec is one arm, bm25 or vector, with its k and scan when given.
 type ArmSpec struct {
-	Pos Pos
-	K   *Num
+	Pos  Pos
+	K    *Num
+	Scan *Name // f32 or int8; Check accepts it on the vector arm only
 }
 
 // WhereClause is a conjunction of conditions.

@@ -64,9 +64,23 @@ func build(text source, g *grammar.Statement) (*Statement, *Error) {
 func buildUsing(text source, g *grammar.Using) (*UsingClause, *Error) {
 	u := &UsingClause{Pos: pos(g.Pos)}
 	for _, arm := range g.Arms {
-		spec := &ArmSpec{Pos: pos(arm.Pos), K: optNum(arm.K)}
-		slot := &u.BM25
+		spec := &ArmSpec{Pos: pos(arm.Pos)}
 		name := strings.ToLower(arm.Name)
+		for _, o := range arm.Options {
+			given, what := spec.K != nil, "k"
+			if o.Scan != nil {
+				given, what = spec.Scan != nil, "scan"
+			}
+			if given {
+				return nil, text.errorf(pos(o.Pos), "%s is given twice for %s", what, name)
+			}
+			if o.Scan != nil {
+				spec.Scan = &Name{Pos: pos(o.Scan.Pos), Text: strings.ToLower(o.Scan.Name)}
+			} else {
+				spec.K = optNum(o.K)
+			}
+		}
+		slot := &u.BM25
 		if name == "vector" {
 			slot = &u.Vector
 		}

@@ -70,7 +70,7 @@ func (c *checker) using(s *Statement) *Error {
 	u := s.Using
 	if u == nil {
 		c.q.BM25, c.q.Vector = &Arm{K: defaultK}, &Arm{K: defaultK}
-		c.defaulted(ParamUsing, ParamBM25K, ParamVectorK)
+		c.defaulted(ParamUsing, ParamBM25K, ParamVectorK, ParamVectorScan)
 		return nil
 	}
 	if u.BM25 == nil && u.Vector == nil {
@@ -89,7 +89,23 @@ func (c *checker) arm(a *ArmSpec, name string, p Param) (*Arm, *Error) {
 		return nil, nil
 	}
 	k, err := c.whole(a.K, spec{name: name + " k", lo: 1, hi: maxK, def: defaultK, key: p})
-	return &Arm{K: k}, err
+	if err != nil {
+		return nil, err
+	}
+	arm := &Arm{K: k}
+	switch {
+	case a.Scan == nil:
+		if name == "vector" {
+			c.defaulted(ParamVectorScan)
+		}
+	case name != "vector":
+		return nil, c.src.errorf(a.Scan.Pos, "scan applies to the vector arm only")
+	case a.Scan.Text != ScanF32 && a.Scan.Text != ScanInt8:
+		return nil, c.src.errorf(a.Scan.Pos, "unknown scan %q; use %s or %s", a.Scan.Text, ScanF32, ScanInt8)
+	default:
+		arm.Scan = a.Scan.Text
+	}
+	return arm, nil
 }
 
 // gate reads GATE's thresholds: 0 <= theta2 <= theta1 <= 1.

@@ -68,10 +68,17 @@ func (s *Statement) String() string {
 }
 
 func printArm(name string, a *ArmSpec) string {
-	if a.K == nil {
+	var opts []string
+	if a.K != nil {
+		opts = append(opts, "k="+a.K.written())
+	}
+	if a.Scan != nil {
+		opts = append(opts, "scan="+a.Scan.Text)
+	}
+	if len(opts) == 0 {
 		return name
 	}
-	return name + "(k=" + a.K.written() + ")"
+	return name + "(" + strings.Join(opts, ", ") + ")"
 }
 
 func printCond(c Condition) string {

@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -51,7 +52,16 @@ type Query struct {
 // Arm is one retrieval arm: take the top K.
 type Arm struct {
 	K int
+	// Scan is how the vector arm scans, ScanF32 or ScanInt8; "" leaves
+	// it to the store (ParamVectorScan is then defaulted).
+	Scan string
 }
+
+// The vector arm's scans.
+const (
+	ScanF32  = "f32"  // exact, over the float32 vectors
+	ScanInt8 = "int8" // over int8 codes, the best candidates rescored exactly
+)
 
 // The fusion methods.
 const (
@@ -132,6 +142,7 @@ const (
 	ParamUsing       Param = "using"            // USING omitted: both arms
 	ParamBM25K       Param = "bm25.k"           // 50
 	ParamVectorK     Param = "vector.k"         // 50
+	ParamVectorScan  Param = "vector.scan"      // the store's: f32 unless it was built with int8
 	ParamTheta1      Param = "gate.theta1"      // 0.42 (gate.DefaultTheta1)
 	ParamTheta2      Param = "gate.theta2"      // 0.14 (gate.DefaultTheta2)
 	ParamFuse        Param = "fuse"             // FUSE omitted: rrf
@@ -209,7 +220,11 @@ func (q *Query) arm(a *Arm, k Param) string {
 	if a == nil {
 		return "off"
 	}
-	return fmt.Sprintf("on%s k=%d%s", q.mark(ParamUsing), a.K, q.mark(k))
+	s := fmt.Sprintf("on%s k=%d%s", q.mark(ParamUsing), a.K, q.mark(k))
+	if k == ParamVectorK {
+		s += " scan=" + cmp.Or(a.Scan, "store") + q.mark(ParamVectorScan)
+	}
+	return s
 }
 
 func describeFilter(f base.Filter) string {

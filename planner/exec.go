@@ -68,7 +68,11 @@ func compile(ctx context.Context, src string, args dsl.Args, env *Env, clk clock
 			return nil, clk.check(ctx, StageGraph, err)
 		}
 	}
-	return Build(q, Binding{Graph: g, GraphNote: note, VectorWeight: env.VectorWeight})
+	scan := dsl.ScanF32
+	if env.Vectors != nil && env.Vectors.DefaultScan() == vector.ScanInt8 {
+		scan = dsl.ScanInt8
+	}
+	return Build(q, Binding{Graph: g, GraphNote: note, VectorWeight: env.VectorWeight, VectorScan: scan})
 }
 
 // Run compiles src with args and executes it. EXPLAIN returns the plan without running
@@ -324,11 +328,14 @@ func (x *execution) searchVector(qvec []float32, a RetrieveNode) ([]Hit, error) 
 	if err != nil {
 		return nil, err
 	}
-	k := a.K
-	if len(a.Residual) > 0 {
-		k = min(a.K*residualFactor, maxFetch)
+	scan := vector.ScanF32
+	if a.Scan == dsl.ScanInt8 {
+		scan = vector.ScanInt8
 	}
-	hs := x.env.Vectors.Search(qvec, k, match)
+	hs, err := x.env.Vectors.SearchWith(qvec, a.fetch(), match, scan)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Hit, 0, len(hs))
 	for _, h := range hs {
 		out = append(out, Hit{Ord: h.Ord, Score: float64(h.Score)})

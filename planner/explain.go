@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/medkb/medkb/dsl"
+	"github.com/medkb/medkb/index/vector"
 	"github.com/medkb/medkb/internal/gate"
 )
 
@@ -109,11 +110,18 @@ func (p *Plan) Explain(reports []OpReport) string {
 			param = dsl.ParamVectorK
 		}
 		text := fmt.Sprintf("Retrieve %s k=%s", a.Arm, mark(param, fmt.Sprint(a.K)))
+		if a.Arm == "vector" {
+			scan := a.Scan
+			if scan == dsl.ScanInt8 {
+				scan += fmt.Sprintf("+rescore %d", vector.RescoreDepth(a.fetch()))
+			}
+			text += " scan=" + mark(dsl.ParamVectorScan, scan)
+		}
 		if len(a.Filter) > 0 {
 			text += " filter=(" + describe(a.Filter) + ")"
 		}
 		if len(a.Residual) > 0 {
-			text += fmt.Sprintf(" post-filter=(%s) fetch=%d", describe(a.Residual), min(a.K*residualFactor, maxFetch))
+			text += fmt.Sprintf(" post-filter=(%s) fetch=%d", describe(a.Residual), a.fetch())
 		}
 		lines = append(lines, line{depth, "Retrieve " + a.Arm, text})
 	}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -31,13 +32,25 @@ type Plan struct {
 
 // RetrieveNode is one retrieval arm with the filter pushed into it.
 type RetrieveNode struct {
-	Arm    string // "bm25" or "vector"
-	K      int
+	Arm string // "bm25" or "vector"
+	K   int
+	// Scan is the vector arm's scan, dsl.ScanF32 or dsl.ScanInt8: the
+	// query's, or else the store's (Binding.VectorScan).
+	Scan   string
 	Filter base.Filter // conditions the index evaluates during retrieval
 	// Residual are conditions the index cannot evaluate (meta.KEY in the
 	// vector slab): applied after retrieval on the documents, with
 	// over-fetching.
 	Residual base.Filter
+}
+
+// fetch is how many hits the arm retrieves: K, or more when a residual
+// filter will drop some.
+func (a RetrieveNode) fetch() int {
+	if len(a.Residual) > 0 {
+		return min(a.K*residualFactor, maxFetch)
+	}
+	return a.K
 }
 
 // FuseNode combines the arms.
@@ -103,6 +116,10 @@ type Binding struct {
 	Graph        *graph.Graph
 	GraphNote    string
 	VectorWeight float64
+	// VectorScan is the vector arm's scan when the query names none:
+	// dsl.ScanInt8 for a store that keeps int8 codes, else dsl.ScanF32
+	// ("" counts as that).
+	VectorScan string
 }
 
 // Build binds a checked query and returns its finished plan; nothing is
@@ -125,7 +142,7 @@ func Build(q *dsl.Query, b Binding) (*Plan, error) {
 		}
 	}
 	if q.Vector != nil {
-		n := RetrieveNode{Arm: "vector", K: q.Vector.K}
+		n := RetrieveNode{Arm: "vector", K: q.Vector.K, Scan: cmp.Or(q.Vector.Scan, b.VectorScan, dsl.ScanF32)}
 		n.Filter, n.Residual = splitForSlots(q.Filter)
 		if len(n.Filter) > 0 {
 			p.Rules = append(p.Rules, RulePushFilterVector)

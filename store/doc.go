@@ -18,7 +18,8 @@
 //	meta     schema version, embedder name and dimension, write sequence,
 //	         next chunk ordinal, counters (docs, chunks, per-tier docs),
 //	         graph sequence (bumped by every PutGraph), "from" (the
-//	         generation a rebuild made this one from)
+//	         generation a rebuild made this one from), "vectors.quantize"
+//	         ("int8" when an int8 index is to hold the slab; SetQuantize)
 //	docs     document id -> JSON record (base.Doc plus its chunk ordinals),
 //	         ending in its checksum member "crc32c"
 //	chunks   ordinal (8 bytes, big-endian) -> binary chunk record, ending
@@ -88,6 +89,19 @@
 // holds more documents and is not the one the live one was rebuilt from
 // (Meta.From) or older, or when another generation's valid bbolt file
 // does not open.
+//
+// # Vectors for an int8 index
+//
+// An int8 index (index/vector.NewInt8) keeps codes, not the float32
+// vectors, so it reads the store twice differently from LoadVectors:
+// EachVectors streams the slab a segment at a time, and VectorsAt reads
+// the few vectors a query rescores. Neither may leave the file's pages in
+// the process's resident set, or a 1M x 384 store would cost its 1.5 GB
+// again: EachVectors releases the pages it read (MADV_DONTNEED on bbolt's
+// read-only shared mapping, in 2 MiB blocks clipped to the mapping, and
+// the whole mapping every 64 segments), and VectorsAt reads with pread at
+// each segment's file offset, noted by EachVectors and kept for one bbolt
+// transaction id (a write may move segments; readers exclude writers).
 //
 // # Locks
 //

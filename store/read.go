@@ -95,6 +95,7 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 		alloc = func(n int) []float32 { return make([]float32, n) }
 	}
 	err = s.view(func(tx *bolt.Tx) error {
+		mapped := s.mapBase()
 		meta := tx.Bucket(bucketMeta)
 		dim = int(getU64(meta, keyDim))
 		n := int(getU64(meta, keyNextOrd))
@@ -118,8 +119,10 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 				decodeFloats(vecs[next*dim:(next+1)*dim], v[off+slotHeaderSize:off+size])
 				next++
 			}
+			releaseMapped(v, mapped, tx.Size()) // the slab has them: do not count them twice
 			return nil
 		})
+		releaseRange(mapped, mapped+uintptr(tx.Size()), mapped, tx.Size())
 		if err == nil && next != n {
 			err = corruptf("vector segments hold %d slots, %d expected", next, n)
 		}

@@ -47,6 +47,7 @@ var (
 	keyTriples  = []byte("count.triples")
 	keyEntities = []byte("count.entities")
 	keyGraphSeq = []byte("graph.seq")
+	keyQuantize = []byte("vectors.quantize") // SetQuantize
 	keyTierDocs = [5][]byte{nil, []byte("count.T1"), []byte("count.T2"), []byte("count.T3"), []byte("count.T4")}
 )
 

@@ -21,6 +21,7 @@ type Store struct {
 	writer   *WriterLock // held by a read-write Store until Close
 	broken   bool        // a write transaction panicked; see Close
 	reader   *readerMark // a read-only Store's record (nil if it could not be made)
+	segs     segLocator  // where vector segments lie in the file; see VectorsAt
 }
 
 // Meta is the store-wide metadata.
@@ -43,6 +44,9 @@ type Meta struct {
 	// graph that records it knows whether it is current. 0 for a store
 	// whose graph was written before it was counted.
 	GraphSeq uint64
+	// Quantize is how the vector slab is held in memory: QuantizeNone
+	// (float32) or QuantizeInt8 (SetQuantize).
+	Quantize string
 }
 
 // Open opens the store in dir at the generation CURRENT names, creating
@@ -297,7 +301,7 @@ func (s *Store) Close() error {
 		err = s.db.Close()
 	}
 	s.reader.release()
-	return errors.Join(err, s.writer.Release())
+	return errors.Join(err, s.segs.close(), s.writer.Release())
 }
 
 // Dir returns the store directory; Generation the open generation's name.
@@ -331,6 +335,7 @@ func (s *Store) Meta() (Meta, error) {
 			Triples:  int(getU64(b, keyTriples)),
 			From:     string(b.Get(keyFrom)),
 			GraphSeq: getU64(b, keyGraphSeq),
+			Quantize: string(b.Get(keyQuantize)),
 		}
 		for i := range m.Tiers {
 			m.Tiers[i] = int(getU64(b, keyTierDocs[i+1]))

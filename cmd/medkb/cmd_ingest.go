@@ -41,6 +41,11 @@ Documents are JSON Lines ({"id", "text", ...}; see docs/ingest.md) or TSV
 (id<TAB>text). A supplied "vector" must name the model that made it in
 "embedder", the store's embedder; a line with another, or none, is bad.
 
+--quantize int8 makes the store keep only int8 codes of its vectors in
+memory (1M x 384: 0.4 GB instead of 1.5 GB); queries scan the codes and
+rescore their best candidates exactly from the store file. The store
+records it; --quantize f32 goes back. Not through a server.
+
 --embedder openai:MODEL --embed-dim N builds a new store with a model of an
 OpenAI-compatible server (--embed-url, default $MEDKB_EMBED_URL): the store
 records it with its first document, and later commands embed with it,
@@ -116,6 +121,7 @@ files it ingested stay.`,
 	}
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	c.Flags().BoolVar(&noSpaceCheck, "no-space-check", false, "write a file of many batches even when the disk seems too full for it")
+	c.Flags().StringVar(&e.quantize, "quantize", "", "how the store holds its vectors in memory from now on: int8 (codes, a quarter of the memory; the best candidates rescored exactly from the store file) or f32; recorded in the store")
 	ef.register(c, "", "what a new store embeds with, recorded at its first document (default hash-v1); an existing store's must match")
 	return e.routedStoreFlags(c, ingestServerHelp)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/medkb/medkb/index/vector"
 	"github.com/medkb/medkb/internal/shareddata"
 )
 
@@ -192,6 +193,15 @@ func TestBenchVector(t *testing.T) {
 	code, out, errOut := cli(t, "", "bench", "vector", "--n", "2000", "--dim", "64", "--queries", "5", "--json")
 	if code != 0 || !strings.Contains(out, "ms_per_query") || !strings.Contains(out, "gb_per_s") {
 		t.Fatalf("bench vector: %s %s", out, errOut)
+	}
+	code, out, errOut = cli(t, "", "bench", "vector", "--n", "2000", "--dim", "64", "--queries", "5", "--scan", "int8")
+	for _, want := range []string{"kernel: " + vector.KernelName(vector.ScanInt8, 64), "read bandwidth: ", "scan/floor ", "int8+rescore 42: recall@10"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("bench vector --scan int8: no %q in %s %s", want, out, errOut)
+		}
+	}
+	if code, _, errOut = cli(t, "", "bench", "vector", "--scan", "int4"); code == 0 || !strings.Contains(errOut, "use f32 or int8") {
+		t.Fatalf("bench vector --scan int4: %d %s", code, errOut)
 	}
 }
 

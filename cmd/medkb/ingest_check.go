@@ -38,6 +38,9 @@ func (r *ingestRun) checkFirst(inputs []input) error {
 		return err
 	}
 	r.db = db
+	if _, served := db.(*medkb.Client); served && r.env.quantize != "" {
+		return fmt.Errorf("%s: --quantize: the store is served by medkb serve, which holds its vectors as it opened them; ingest with the server stopped", r.env.db)
+	}
 	st, err := db.Stats()
 	if err != nil {
 		return err

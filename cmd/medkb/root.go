@@ -25,6 +25,9 @@ type env struct {
 	// embedder is ingest's --embedder; nil means the store's.
 	embedder embed.Embedder
 	noServer bool // --no-server: open the store even when a server holds it
+	// quantize is ingest's --quantize: how the store holds its vectors
+	// in memory (medkb.Options.Quantize); "" means the store's choice.
+	quantize string
 }
 
 // errSilent marks an error already reported to the user (exit status 1).
@@ -83,7 +86,7 @@ func (e *env) storeFlags(c *cobra.Command) *cobra.Command {
 
 // options are the medkb.Options of the store flags and the environment.
 func (e *env) options(readOnly bool) *medkb.Options {
-	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, Embedder: e.embedder, EmbedServer: embedServer()}
+	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, Embedder: e.embedder, EmbedServer: embedServer(), Quantize: e.quantize}
 }
 
 // embedServer says where an OpenAI-compatible embedder is served: the

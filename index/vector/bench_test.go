@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/viterin/vek/vek32"
 )
@@ -40,15 +41,31 @@ func scoreDot(dst, rows, q []float32) {
 	}
 }
 
+// f32Kernels are the f32 kernels the benchmarks compare: medkb's AVX2
+// one where the CPU has it, vek's matrix-vector product, vek's Dot per
+// row, and the pure-Go twin.
+func f32Kernels() []struct {
+	name string
+	fn   kernel
+} {
+	ks := []struct {
+		name string
+		fn   kernel
+	}{{"vek", scoreSIMD}, {"dot", scoreDot}, {"go", scoreGo}}
+	if f32Rows16 != nil {
+		ks = append(ks, struct {
+			name string
+			fn   kernel
+		}{"avx2", f32Rows16})
+	}
+	return ks
+}
+
 // BenchmarkSearch100kx384 is the headline number: exact top-10 over
 // 100,000 vectors of 384 floats (147 MiB), per kernel and worker count.
 func BenchmarkSearch100kx384(b *testing.B) {
 	ix, q := benchIndex(b, 100_000, 384)
-	kernels := []struct {
-		name string
-		fn   kernel
-	}{{"simd", scoreSIMD}, {"dot", scoreDot}, {"go", scoreGo}}
-	for _, k := range kernels {
+	for _, k := range f32Kernels() {
 		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 			b.Run(fmt.Sprintf("%s/workers=%d", k.name, workers), func(b *testing.B) {
 				ix.kernel, ix.workers = k.fn, workers
@@ -61,20 +78,29 @@ func BenchmarkSearch100kx384(b *testing.B) {
 // BenchmarkReadFloor100kx384 is the memory-bandwidth floor the search is
 // measured against: summing the same slab with vek32.Sum, which reads
 // every float once and does almost no arithmetic, on one goroutine per
-// runtime.GOMAXPROCS(0).
+// runtime.GOMAXPROCS(0); int8 sums the int8 codes' bytes as floats.
 func BenchmarkReadFloor100kx384(b *testing.B) {
 	ix, _ := benchIndex(b, 100_000, 384)
-	workers := runtime.GOMAXPROCS(0)
-	per := len(ix.vecs) / workers
-	for b.Loop() {
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() { vek32.Sum(ix.vecs[w*per : (w+1)*per]) })
-		}
-		wg.Wait()
+	ix.ensureCodes()
+	codes := unsafe.Slice((*float32)(unsafe.Pointer(&ix.codes.data[0])), len(ix.codes.data)/4)
+	for _, slab := range []struct {
+		name string
+		vecs []float32
+	}{{"f32", ix.vecs}, {"int8", codes}} {
+		b.Run(slab.name, func(b *testing.B) {
+			workers := runtime.GOMAXPROCS(0)
+			per := len(slab.vecs) / workers
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for w := range workers {
+					wg.Go(func() { vek32.Sum(slab.vecs[w*per : (w+1)*per]) })
+				}
+				wg.Wait()
+			}
+			perOp := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(float64(len(slab.vecs)*4)/perOp/1e9, "GB/s")
+		})
 	}
-	perOp := b.Elapsed().Seconds() / float64(b.N)
-	b.ReportMetric(float64(len(ix.vecs)*4)/perOp/1e9, "GB/s")
 }
 
 // BenchmarkKernelInCache scores one block that stays in cache: the
@@ -85,11 +111,7 @@ func BenchmarkKernelInCache(b *testing.B) {
 	m := blockRows(dim)
 	rows, q := randomUnit(rng, m, dim), randomUnit(rng, 1, dim)
 	dst := make([]float32, m)
-	kernels := []struct {
-		name string
-		fn   kernel
-	}{{"simd", scoreSIMD}, {"dot", scoreDot}, {"go", scoreGo}}
-	for _, k := range kernels {
+	for _, k := range f32Kernels() {
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {
 				k.fn(dst, rows, q)
@@ -111,5 +133,57 @@ func BenchmarkSearchSmall(b *testing.B) {
 				runSearch(b, ix, q)
 			})
 		}
+	}
+}
+
+// BenchmarkSearchInt8100kx384 is exact top-10 by the int8 scan with
+// rescoring (from the in-memory float32 slab), per kernel and workers;
+// GB/s counts the code bytes scanned.
+func BenchmarkSearchInt8100kx384(b *testing.B) {
+	ix, q := benchIndex(b, 100_000, 384)
+	ix.ensureCodes()
+	kernels := []struct {
+		name string
+		fn   int8Kernel
+	}{{"simd", int8Scan}, {"go", dotsInt8Go}}
+	for _, k := range kernels {
+		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("%s/workers=%d", k.name, workers), func(b *testing.B) {
+				ix.int8k, ix.workers = k.fn, workers
+				for b.Loop() {
+					if _, err := ix.SearchWith(q, 10, nil, ScanInt8); err != nil {
+						b.Fatal(err)
+					}
+				}
+				perOp := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(float64(len(ix.codes.data))/perOp/1e9, "GB/s")
+			})
+		}
+	}
+}
+
+// BenchmarkInt8KernelInCache scores one block of codes that stays in
+// cache: the int8 kernels' arithmetic speed.
+func BenchmarkInt8KernelInCache(b *testing.B) {
+	const dim = 384
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := blockRows(dim)
+	c := &codes{stride: codeStride(dim)}
+	var mem memory
+	c.add(&mem, randomUnit(rng, m, dim), dim)
+	q := make([]int16, c.stride)
+	queryCodes(q, randomUnit(rng, 1, dim))
+	dst := make([]int32, m)
+	for _, k := range []struct {
+		name string
+		fn   int8Kernel
+	}{{"simd", int8Scan}, {"go", dotsInt8Go}} {
+		b.Run(k.name, func(b *testing.B) {
+			for b.Loop() {
+				k.fn(dst, c.data, q)
+			}
+			perOp := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(float64(len(c.data))/perOp/1e9, "GB/s")
+		})
 	}
 }

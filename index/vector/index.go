@@ -3,6 +3,7 @@ package vector
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/medkb/medkb/internal/base"
@@ -17,7 +18,11 @@ var ErrLayout = errors.New("medkb: vector slab layout")
 // holding ordinal i. The zero value is not usable; call New.
 type Index struct {
 	dim    int
-	kernel kernel // scoreSIMD, or scoreGo in tests
+	kernel kernel     // f32KernelFor(dim), or another in tests
+	int8k  int8Kernel // int8Scan, or dotsInt8Go in tests
+	// source, set by NewInt8, supplies exact vectors; with it vecs stays
+	// nil and codes holds the slab.
+	source Source
 	// workers, if positive, fixes the number of scan goroutines (tests
 	// and benchmarks); 0 chooses by slab size (see workersFor).
 	workers int
@@ -26,8 +31,11 @@ type Index struct {
 	mu    sync.RWMutex
 	slots []base.Slot
 	vecs  []float32
+	// codes is the int8 form of the slab: always there with a source,
+	// otherwise built at the first ScanInt8 search and kept in step.
+	codes *codes
 	live  int
-	mem   memory // where vecs lives; see memory.go
+	mem   memory // where vecs and codes live; see memory.go
 }
 
 // New returns an empty index for vectors of dim floats. It panics if dim
@@ -36,7 +44,8 @@ func New(dim int) *Index {
 	if dim <= 0 {
 		panic(fmt.Sprintf("vector: New(%d): dimension must be positive", dim))
 	}
-	return &Index{dim: dim, kernel: scoreSIMD}
+	k, _ := f32KernelFor(dim)
+	return &Index{dim: dim, kernel: k, int8k: int8Scan}
 }
 
 // Dim returns the vector dimension.
@@ -59,7 +68,8 @@ func (ix *Index) Live() int {
 
 // Append adds slots at the end of the slab. Their ordinals must be Len(),
 // Len()+1, ... in order, and vecs must hold len(slots)*Dim() floats,
-// already normalised. Both are copied. On error nothing is added.
+// already normalised. Both are copied (an int8 index keeps only the
+// vectors' codes). On error nothing is added.
 func (ix *Index) Append(slots []base.Slot, vecs []float32) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -67,13 +77,19 @@ func (ix *Index) Append(slots []base.Slot, vecs []float32) error {
 		return err
 	}
 	ix.slots = append(ix.slots, slots...)
+	ix.live += countAlive(slots)
+	if ix.codes != nil {
+		ix.codes.add(&ix.mem, vecs, ix.dim)
+	}
+	if ix.source != nil {
+		return nil
+	}
 	if need := len(ix.vecs) + len(vecs); need > cap(ix.vecs) {
 		grown := ix.mem.floats(max(need, 2*cap(ix.vecs)))
 		copy(grown, ix.vecs)
 		ix.vecs = grown[:len(ix.vecs)]
 	}
 	ix.vecs = append(ix.vecs, vecs...)
-	ix.live += countAlive(slots)
 	return nil
 }
 
@@ -88,7 +104,23 @@ func (ix *Index) Close() {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.slots, ix.vecs, ix.live = nil, nil, 0
+	if ix.codes != nil {
+		ix.codes = &codes{stride: ix.codes.stride}
+	}
 	ix.mem.release()
+}
+
+// Reserve makes room for n slots and their codes in all, so that an
+// int8 index loading a store's slab segment by segment with Append
+// allocates once, rather than doubling (which would hold 1.5 times the
+// codes at the peak). An f32 index loads with Load instead.
+func (ix *Index) Reserve(n int) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.slots = slices.Grow(ix.slots, n-len(ix.slots))
+	if ix.codes != nil {
+		ix.codes.reserve(&ix.mem, n)
+	}
 }
 
 // Kill marks the given ordinals dead. Unknown or already dead ordinals are
@@ -107,7 +139,8 @@ func (ix *Index) Kill(ords []uint64) {
 // Load replaces the whole content with slots and vecs, which must form a
 // slab starting at ordinal 0. Load takes ownership of both slices (the
 // store hands over buffers it read in large blocks); the caller must not
-// use them afterwards. On error the content is unchanged.
+// use them afterwards. An int8 index quantises vecs and drops them. On
+// error the content is unchanged.
 func (ix *Index) Load(slots []base.Slot, vecs []float32) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -117,18 +150,33 @@ func (ix *Index) Load(slots []base.Slot, vecs []float32) error {
 	// Cap both slices so that a later Append reallocates instead of
 	// writing into memory the caller may still hold.
 	ix.slots = slots[:len(slots):len(slots)]
-	ix.vecs = vecs[:len(vecs):len(vecs)]
 	ix.live = countAlive(slots)
+	if ix.source != nil {
+		ix.codes = &codes{stride: ix.codes.stride}
+		ix.codes.add(&ix.mem, vecs, ix.dim)
+		return nil
+	}
+	ix.vecs = vecs[:len(vecs):len(vecs)]
+	ix.codes = nil
 	return nil
 }
 
 // Vector returns a read-only view of the vector at ord, or nil if ord is
-// out of range. The view stays valid after later writes to the index.
+// out of range. The view stays valid after later writes to the index. An
+// int8 index returns a copy read from its Source, or nil if that fails.
 func (ix *Index) Vector(ord uint64) []float32 {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ord >= uint64(len(ix.slots)) {
 		return nil
+	}
+	if ix.source != nil {
+		var v []float32
+		err := ix.source.Vectors([]uint64{ord}, func(_ int, f []float32) { v = append(v, f[:ix.dim]...) })
+		if err != nil {
+			return nil
+		}
+		return v[:len(v):len(v)]
 	}
 	lo, hi := int(ord)*ix.dim, int(ord+1)*ix.dim
 	return ix.vecs[lo:hi:hi]

@@ -124,8 +124,8 @@ func TestNewRejectsBadDim(t *testing.T) {
 	New(0)
 }
 
-// TestConcurrentSearchAndWrites is for the race detector: searches run
-// while other goroutines append and kill.
+// TestConcurrentSearchAndWrites is for the race detector: f32 and int8
+// searches run while other goroutines append and kill.
 func TestConcurrentSearchAndWrites(t *testing.T) {
 	const dim = 16
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -140,10 +140,14 @@ func TestConcurrentSearchAndWrites(t *testing.T) {
 	}
 	q := randomUnit(rng, 1, dim)
 	var wg sync.WaitGroup
-	for range 4 {
+	for i := range 4 {
+		scan := []Scan{ScanF32, ScanInt8}[i%2] // int8 quantises the slab while others search
 		wg.Go(func() {
 			for range 50 {
-				hits := ix.Search(q, 10, func(s *base.Slot) bool { return s.Ord%2 == 0 })
+				hits, err := ix.SearchWith(q, 10, func(s *base.Slot) bool { return s.Ord%2 == 0 }, scan)
+				if err != nil {
+					t.Error(err)
+				}
 				for _, h := range hits {
 					if h.Ord%2 != 0 {
 						t.Errorf("filter ignored: ordinal %d", h.Ord)

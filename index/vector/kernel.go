@@ -15,7 +15,26 @@ func scoreSIMD(dst, rows, q []float32) {
 	vek32.MatMul_Into(dst, rows, q, len(q))
 }
 
-// scoreGo is the pure-Go twin of scoreSIMD.
+// f32Rows16 is the kernel for dimensions that are a multiple of 16:
+// dotsF32AVX2 where the CPU has AVX2 and FMA (kernel_f32_amd64.go),
+// otherwise nil and scoreSIMD serves every dimension.
+var (
+	f32Rows16     kernel
+	f32Rows16Name string
+)
+
+// f32KernelFor returns the SIMD kernel for dimension dim and its name.
+func f32KernelFor(dim int) (kernel, string) {
+	if f32Rows16 != nil && dim%16 == 0 {
+		return f32Rows16, f32Rows16Name
+	}
+	if vek32.Info().Acceleration {
+		return scoreSIMD, "avx2-fma f32 (vek)"
+	}
+	return scoreSIMD, "go f32 (vek)"
+}
+
+// scoreGo is the pure-Go twin of the SIMD kernels.
 func scoreGo(dst, rows, q []float32) {
 	dim := len(q)
 	for i := range dst {

@@ -1,6 +1,9 @@
 package vector
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // memory hands out float32 storage for slabs and releases it all at once.
 //
@@ -33,6 +36,15 @@ func (m *memory) floats(n int) []float32 {
 		m.mu.Unlock()
 	}
 	return f
+}
+
+// bytes returns n zeroed int8s, for int8 codes.
+func (m *memory) bytes(n int) []int8 {
+	if n == 0 {
+		return nil
+	}
+	f := m.floats((n + 3) / 4)
+	return unsafe.Slice((*int8)(unsafe.Pointer(&f[0])), n)
 }
 
 // release frees every allocation; the floats must not be used afterwards.

@@ -3,7 +3,6 @@ package vector
 import (
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/medkb/medkb/internal/base"
@@ -33,27 +32,51 @@ const minParallelFloats = 1 << 19
 // scratch is one worker's reusable state.
 type scratch struct {
 	scores []float32
+	dots   []int32 // the int8 scan's integer scores, made at its first use
 	top    topK
 }
 
-// Search returns the k alive slots with the highest dot product with q
-// that match, best first, ties broken by the smaller ordinal. It returns
-// fewer than k hits when fewer slots qualify, and nil when k <= 0. It
-// panics if len(q) != Dim().
+// Search is SearchWith with the index's default scan, for callers that
+// have no use for an error: an int8 index whose Source fails returns nil.
 func (ix *Index) Search(q []float32, k int, match Match) []Hit {
+	hits, _ := ix.SearchWith(q, k, match, ScanDefault)
+	return hits
+}
+
+// SearchWith returns the k alive slots with the highest dot product with
+// q that match, best first, ties broken by the smaller ordinal. It
+// returns fewer than k hits when fewer slots qualify, and nil when k <=
+// 0. ScanF32 is exact; ScanInt8 ranks by int8 codes and returns the best
+// k of the RescoreDepth(k) best candidates, with exact scores (an index
+// made by New quantises its slab at the first such search). The error is
+// ErrNoSlab, for ScanF32 on an int8 index, or the Source's. It panics if
+// len(q) != Dim().
+func (ix *Index) SearchWith(q []float32, k int, match Match, scan Scan) ([]Hit, error) {
 	if len(q) != ix.dim {
 		panic(fmt.Sprintf("vector: query of dimension %d for an index of dimension %d", len(q), ix.dim))
 	}
+	if scan == ScanDefault {
+		scan = ix.DefaultScan()
+	}
+	if scan == ScanF32 && ix.source != nil {
+		return nil, ErrNoSlab
+	}
 	if k <= 0 {
-		return nil
+		return nil, nil
+	}
+	if scan == ScanInt8 {
+		ix.ensureCodes()
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	n := len(ix.slots)
 	if ix.live == 0 {
-		return nil
+		return nil, nil
 	}
-	w := ix.workersFor(n)
+	if scan == ScanInt8 {
+		return ix.searchInt8(q, k, match)
+	}
+	n := len(ix.slots)
+	w := ix.workersFor(n, 4*ix.dim)
 	per := (n + w - 1) / w
 	parts := make([]*scratch, w)
 	var wg sync.WaitGroup
@@ -68,18 +91,35 @@ func (ix *Index) Search(q []float32, k int, match Match) []Hit {
 		}
 	}
 	wg.Wait()
-	return ix.merge(parts, k)
+	return ix.merge(parts, k), nil
 }
 
-// workersFor returns how many goroutines scan a slab of n slots: the
-// workers field if set (tests and benchmarks), otherwise one per
-// runtime.GOMAXPROCS(0) but no more than the slab has minParallelFloats
-// shares.
-func (ix *Index) workersFor(n int) int {
+// ensureCodes quantises the float32 slab if it has no int8 codes yet.
+func (ix *Index) ensureCodes() {
+	ix.mu.RLock()
+	have := ix.codes != nil
+	ix.mu.RUnlock()
+	if have {
+		return
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.codes == nil {
+		c := &codes{stride: codeStride(ix.dim)}
+		c.add(&ix.mem, ix.vecs, ix.dim)
+		ix.codes = c
+	}
+}
+
+// workersFor returns how many goroutines scan a slab of n slots of
+// rowBytes bytes each: the workers field if set (tests and benchmarks),
+// otherwise one per runtime.GOMAXPROCS(0) but no more than the slab has
+// shares of minParallelFloats floats' bytes.
+func (ix *Index) workersFor(n, rowBytes int) int {
 	if ix.workers > 0 {
 		return max(1, min(ix.workers, n))
 	}
-	return max(1, min(runtime.GOMAXPROCS(0), n*ix.dim/minParallelFloats))
+	return max(1, min(runtime.GOMAXPROCS(0), n*rowBytes/(4*minParallelFloats)))
 }
 
 // scan scores slots [lo, hi) block by block into s.top. A slot's
@@ -115,15 +155,7 @@ func (ix *Index) merge(parts []*scratch, k int) []Hit {
 		out = append(out, s.top.heap...)
 		ix.scratch.Put(s)
 	}
-	slices.SortFunc(out, func(a, b Hit) int {
-		switch {
-		case worse(b, a):
-			return -1
-		case worse(a, b):
-			return 1
-		}
-		return 0
-	})
+	sortHits(out)
 	return out[:min(k, len(out))]
 }
 

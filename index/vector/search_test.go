@@ -99,6 +99,9 @@ func TestSearchKernelsAgree(t *testing.T) {
 						ix.kernel = scoreSIMD
 						simd := ix.Search(q, k, match)
 						sameHits(t, label+" simd vs go", ix, q, simd, pure)
+						ix.kernel, _ = f32KernelFor(dim)
+						own := ix.Search(q, k, match)
+						sameHits(t, label+" "+KernelName(ScanF32, dim)+" vs go", ix, q, own, pure)
 						sameHits(t, label+" go vs float64 reference", ix, q, pure, want)
 					}
 				}
@@ -113,10 +116,10 @@ func TestSearchMultiWorkerSplit(t *testing.T) {
 	n, dim := 2*minParallelFloats/64+5, 64
 	ix := testSlab(rng, n, dim)
 	want := min(2, runtime.GOMAXPROCS(0))
-	if w := ix.workersFor(n); w != want {
+	if w := ix.workersFor(n, 4*dim); w != want {
 		t.Fatalf("workersFor(%d) = %d, want %d", n, w, want)
 	}
-	if w := ix.workersFor(n / 4); w != 1 {
+	if w := ix.workersFor(n/4, 4*dim); w != 1 {
 		t.Fatalf("workersFor(%d) = %d, want 1", n/4, w)
 	}
 	q := randomUnit(rng, 1, dim)

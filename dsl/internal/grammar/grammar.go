@@ -39,11 +39,25 @@ type Using struct {
 	Arms []*Arm `parser:"'USING' @@ (',' @@)*"`
 }
 
-// Arm is bm25 or vector with an optional k.
+// Arm is bm25 or vector with optional options in parentheses.
 type Arm struct {
+	Pos     lexer.Position
+	Name    string       `parser:"@('bm25' | 'vector')"`
+	Options []*ArmOption `parser:"('(' @@ (',' @@)* ')')?"`
+}
+
+// ArmOption is one arm option, k=N or scan=f32|int8; exactly one field
+// is set.
+type ArmOption struct {
 	Pos  lexer.Position
-	Name string  `parser:"@('bm25' | 'vector')"`
-	K    *Number `parser:"('(' 'k' '=' @@ ')')?"`
+	K    *Number   `parser:"  'k' '=' @@"`
+	Scan *ScanKind `parser:"| 'scan' '=' @@"`
+}
+
+// ScanKind names how the vector arm scans.
+type ScanKind struct {
+	Pos  lexer.Position
+	Name string `parser:"@('f32' | 'int8')"`
 }
 
 // Where is a conjunction of conditions.

@@ -84,7 +84,7 @@ func Words() []string { return slices.Clone(words) }
 // participle needs, and TestVocabulary holds the two together.
 var words = slices.Concat([]string{
 	"EXPLAIN", "ANALYZE", "RETRIEVE",
-	"USING", "bm25", "vector", "k",
+	"USING", "bm25", "vector", "k", "scan", "f32", "int8",
 	"WHERE", "tier", "type", "patient", "time", "source", "evidence", "lang", "doc", "meta", "IN", "AND",
 	"GATE", "theta1", "theta2",
 	"FUSE", "rrf", "weighted", "docvote", "alpha", "auto", "m", "votes", "both",

@@ -1,0 +1,209 @@
+package vector
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/viterin/vek/vek32"
+)
+
+// Scan says how a search scores the slab.
+type Scan uint8
+
+const (
+	// ScanDefault is the index's own scan: ScanF32 for an index made by
+	// New, ScanInt8 for one made by NewInt8.
+	ScanDefault Scan = iota
+	// ScanF32 scores every slot exactly from the float32 slab.
+	ScanF32
+	// ScanInt8 scores every slot from its int8 codes, then rescores the
+	// best RescoreDepth(k) exactly.
+	ScanInt8
+)
+
+func (s Scan) String() string {
+	switch s {
+	case ScanF32:
+		return "f32"
+	case ScanInt8:
+		return "int8"
+	}
+	return "default"
+}
+
+// ErrNoSlab is returned by SearchWith when ScanF32 is asked of an index
+// made by NewInt8, which keeps no float32 slab in memory.
+var ErrNoSlab = errors.New("medkb: scan=f32 needs the float32 vectors in memory, and this index keeps only int8 codes")
+
+// Source gives an int8 index (NewInt8) the exact vectors to rescore
+// with. Vectors calls fn for each ordinal of ords, which is sorted
+// ascending, with its stored vector; v is valid only during the call.
+type Source interface {
+	Vectors(ords []uint64, fn func(i int, v []float32)) error
+}
+
+// rescoreFactor and rescoreMin set the rescoring depth: the best
+// max(rescoreFactor*k, k+rescoreMin) int8 candidates are rescored
+// exactly (doc.go says why this is enough).
+const (
+	rescoreFactor = 4
+	rescoreMin    = 32
+)
+
+// RescoreDepth is how many int8 candidates an int8 search for k hits
+// rescores exactly.
+func RescoreDepth(k int) int { return max(rescoreFactor*k, k+rescoreMin) }
+
+// NewInt8 returns an empty index for vectors of dim floats that keeps
+// only int8 codes in memory (one byte a dimension, and a float32 scale a
+// vector) and reads the float32 vectors back from src for rescoring and
+// Vector. Appended and loaded vectors are quantised and not kept. It
+// panics if dim is not positive or src is nil.
+func NewInt8(dim int, src Source) *Index {
+	if src == nil {
+		panic("vector: NewInt8 with a nil Source")
+	}
+	ix := New(dim)
+	ix.source = src
+	ix.codes = &codes{stride: codeStride(dim)}
+	return ix
+}
+
+// DefaultScan is the scan ScanDefault stands for in this index.
+func (ix *Index) DefaultScan() Scan {
+	if ix.source != nil {
+		return ScanInt8
+	}
+	return ScanF32
+}
+
+// codes are the int8 form of the slab: row i, stride codes long, is
+// data[i*stride:(i+1)*stride] and approximates vector i divided by
+// scales[i].
+type codes struct {
+	stride int
+	data   []int8
+	scales []float32
+}
+
+// add quantises vecs (rows of dim floats) onto the end of c, growing its
+// buffers from mem.
+func (c *codes) add(mem *memory, vecs []float32, dim int) {
+	n := len(vecs) / dim
+	have := len(c.scales)
+	c.reserve(mem, have+n)
+	c.data = c.data[:(have+n)*c.stride]
+	for i := range n {
+		c.scales = append(c.scales, quantize(c.data[(have+i)*c.stride:(have+i+1)*c.stride], vecs[i*dim:(i+1)*dim]))
+	}
+}
+
+// reserve makes room for n rows without another allocation.
+func (c *codes) reserve(mem *memory, n int) {
+	if n*c.stride > cap(c.data) {
+		grown := mem.bytes(max(n, 2*len(c.scales)) * c.stride)
+		copy(grown, c.data)
+		c.data = grown[:len(c.data)]
+	}
+	if n > cap(c.scales) {
+		c.scales = slices.Grow(c.scales, max(n, 2*len(c.scales))-len(c.scales))
+	}
+}
+
+// searchInt8 is SearchWith for ScanInt8, called with the read lock held.
+func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
+	c := ix.codes
+	qc := make([]int16, c.stride)
+	qscale := queryCodes(qc, q)
+	depth := min(RescoreDepth(k), len(ix.slots))
+	n := len(ix.slots)
+	w := ix.workersFor(n, c.stride)
+	per := (n + w - 1) / w
+	parts := make([]*scratch, w)
+	var wg sync.WaitGroup
+	for i := range parts {
+		s := ix.getScratch(depth)
+		parts[i] = s
+		lo, hi := i*per, min(n, (i+1)*per)
+		if i == len(parts)-1 {
+			ix.scanInt8(s, qc, qscale, lo, hi, match)
+		} else {
+			wg.Go(func() { ix.scanInt8(s, qc, qscale, lo, hi, match) })
+		}
+	}
+	wg.Wait()
+	cands := ix.merge(parts, depth)
+	if err := ix.rescore(cands, q); err != nil {
+		return nil, err
+	}
+	sortHits(cands)
+	return cands[:min(k, len(cands))], nil
+}
+
+// scanInt8 is scan for the int8 codes: approximate scores, scaled back
+// to cosines, into s.top.
+func (ix *Index) scanInt8(s *scratch, qc []int16, qscale float32, lo, hi int, match Match) {
+	c := ix.codes
+	step := blockRows(c.stride / 4) // the same bytes a block as the f32 scan's
+	if len(s.dots) < step {
+		s.dots = make([]int32, step)
+	}
+	for start := lo; start < hi; start += step {
+		end := min(start+step, hi)
+		dots := s.dots[:end-start]
+		ix.int8k(dots, c.data[start*c.stride:end*c.stride], qc)
+		scales := c.scales[start:end]
+		for i, d := range dots {
+			score := float32(d) * scales[i] * qscale
+			ord := uint64(start + i)
+			if !s.top.admits(score, ord) {
+				continue
+			}
+			slot := &ix.slots[start+i]
+			if slot.Alive && (match == nil || match(slot)) {
+				s.top.push(Hit{Ord: ord, Score: score})
+			}
+		}
+	}
+}
+
+// rescore replaces the approximate scores of hits by exact ones, from the
+// float32 slab or else from the Source.
+func (ix *Index) rescore(hits []Hit, q []float32) error {
+	if ix.source == nil {
+		for i := range hits {
+			lo := int(hits[i].Ord) * ix.dim
+			hits[i].Score = vek32.Dot(ix.vecs[lo:lo+ix.dim], q)
+		}
+		return nil
+	}
+	slices.SortFunc(hits, func(a, b Hit) int { return int(a.Ord) - int(b.Ord) })
+	ords := make([]uint64, len(hits))
+	for i, h := range hits {
+		ords[i] = h.Ord
+	}
+	seen := 0
+	err := ix.source.Vectors(ords, func(i int, v []float32) {
+		hits[i].Score = vek32.Dot(v[:ix.dim], q)
+		seen++
+	})
+	if err == nil && seen != len(hits) {
+		err = fmt.Errorf("medkb: the vector source gave %d of %d vectors to rescore", seen, len(hits))
+	}
+	return err
+}
+
+// sortHits orders hits best first, ties to the smaller ordinal.
+func sortHits(hits []Hit) {
+	slices.SortFunc(hits, func(a, b Hit) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
+}

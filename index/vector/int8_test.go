@@ -1,0 +1,266 @@
+package vector
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/medkb/medkb/internal/base"
+)
+
+// TestInt8KernelsAgree checks the SIMD int8 kernel against the pure-Go
+// twin and a 64-bit reference on random codes, extreme ones included:
+// integer sums must agree exactly.
+func TestInt8KernelsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 1))
+	for _, stride := range []int{16, 32, 48, 384, 400, 1024} {
+		for _, rows := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 33, 256} {
+			codes := make([]int8, rows*stride)
+			q := make([]int16, stride)
+			top := queryMax(stride)
+			for trial := range 4 {
+				for i := range codes {
+					codes[i] = int8(rng.IntN(2*codeMax+1) - codeMax)
+					if trial == 1 { // extremes: the largest sums
+						codes[i] = codeMax
+					}
+				}
+				for j := range q {
+					q[j] = int16(rng.IntN(2*top+1) - top)
+					if trial == 1 {
+						q[j] = int16(top)
+					}
+					if trial == 2 {
+						q[j] = int16(-top)
+					}
+				}
+				want := make([]int32, rows)
+				for i := range want {
+					var s int64
+					for j := range stride {
+						s += int64(codes[i*stride+j]) * int64(q[j])
+					}
+					want[i] = int32(s)
+				}
+				label := fmt.Sprintf("stride=%d rows=%d trial=%d", stride, rows, trial)
+				got := make([]int32, rows)
+				dotsInt8Go(got, codes, q)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: go kernel %v, want %v", label, got, want)
+				}
+				clear(got)
+				int8Scan(got, codes, q)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: %s kernel %v, want %v", label, int8KernelName, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestQuantizeError(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 21))
+	for _, dim := range []int{1, 5, 384} {
+		vecs := randomUnit(rng, 50, dim)
+		c := make([]int8, codeStride(dim))
+		qc := make([]int16, codeStride(dim))
+		for i := range 50 {
+			v := vecs[i*dim : (i+1)*dim]
+			s := quantize(c, v)
+			qs := queryCodes(qc, v)
+			for j, f := range v {
+				if d := abs32(f - s*float32(c[j])); d > s/2+1e-7*abs32(f) {
+					t.Fatalf("dim %d: component %v coded %d at scale %v, error %v", dim, f, c[j], s, d)
+				}
+				if d := abs32(f - qs*float32(qc[j])); d > qs/2+1e-7*abs32(f) {
+					t.Fatalf("dim %d: query component %.9g coded %d at scale %.9g, error %.9g", dim, f, qc[j], qs, d)
+				}
+			}
+			for j := dim; j < len(c); j++ {
+				if c[j] != 0 || qc[j] != 0 {
+					t.Fatalf("dim %d: padding code %d or %d", dim, c[j], qc[j])
+				}
+			}
+		}
+	}
+	if s := quantize(make([]int8, 16), make([]float32, 3)); s != 0 {
+		t.Errorf("zero vector: scale %v", s)
+	}
+}
+
+// sliceSource serves exact vectors from a float32 slab, as a store would.
+type sliceSource struct {
+	dim   int
+	vecs  []float32
+	err   error
+	reads int
+}
+
+func (s *sliceSource) Vectors(ords []uint64, fn func(int, []float32)) error {
+	if s.err != nil {
+		return s.err
+	}
+	for i, o := range ords {
+		if i > 0 && ords[i-1] >= o {
+			return fmt.Errorf("ordinals not ascending: %v", ords)
+		}
+		s.reads++
+		fn(i, s.vecs[int(o)*s.dim:int(o+1)*s.dim])
+	}
+	return nil
+}
+
+// recallAt is the share of want's ordinals that got has.
+func recallAt(got, want []Hit) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	have := map[uint64]bool{}
+	for _, h := range got {
+		have[h.Ord] = true
+	}
+	n := 0
+	for _, h := range want {
+		if have[h.Ord] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// TestSearchInt8 checks int8 search against the exact float64 reference,
+// from an f32 index (quantised at first use) and from an int8 index with
+// a Source: same ordinals in both, exact scores, high recall.
+func TestSearchInt8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 21))
+	filters := map[string]Match{
+		"all":    nil,
+		"T1orT2": func(s *base.Slot) bool { return s.Tier <= base.T2 },
+		"none":   func(*base.Slot) bool { return false },
+	}
+	for _, n := range []int{1, 7, 300, 3000} {
+		for _, dim := range []int{3, 17, 384} {
+			f32 := testSlab(rng, n, dim)
+			src := &sliceSource{dim: dim, vecs: f32.vecs}
+			q8 := NewInt8(dim, src)
+			if err := q8.Load(slices.Clone(f32.slots), slices.Clone(f32.vecs)); err != nil {
+				t.Fatal(err)
+			}
+			var sum, count float64
+			for range 5 {
+				q := randomUnit(rng, 1, dim)
+				for _, k := range []int{1, 10, n + 3} {
+					for fname, match := range filters {
+						label := fmt.Sprintf("n=%d dim=%d k=%d filter=%s", n, dim, k, fname)
+						want := reference(f32, q, k, match)
+						a, err := f32.SearchWith(q, k, match, ScanInt8)
+						if err != nil {
+							t.Fatal(err)
+						}
+						for _, workers := range []int{1, 3} {
+							q8.workers, q8.int8k = workers, dotsInt8Go
+							b, err := q8.SearchWith(q, k, match, ScanDefault)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if len(a) != len(b) || len(a) != len(want) {
+								t.Fatalf("%s: %d and %d hits, want %d", label, len(a), len(b), len(want))
+							}
+							for i := range a {
+								if a[i].Ord != b[i].Ord {
+									t.Fatalf("%s workers=%d: f32 index gives %v, int8 index %v", label, workers, a, b)
+								}
+							}
+						}
+						for _, h := range a {
+							if d := float64(h.Score) - exactScore(f32, q, h.Ord); d > 1e-5 || d < -1e-5 {
+								t.Fatalf("%s: hit %v not rescored exactly", label, h)
+							}
+						}
+						if k == 10 && dim == 384 {
+							sum += recallAt(a, want)
+							count++
+						}
+					}
+				}
+			}
+			if count > 0 && sum/count < 0.99 {
+				t.Errorf("n=%d dim=%d: mean recall@10 %.3f", n, dim, sum/count)
+			}
+		}
+	}
+}
+
+func TestInt8IndexSlab(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 21))
+	const dim = 24
+	all := randomUnit(rng, 600, dim)
+	src := &sliceSource{dim: dim, vecs: all}
+	ix := NewInt8(dim, src)
+	ix.Reserve(600)
+	for first := 0; first < 600; first += 200 {
+		if err := ix.Append(slotsFrom(uint64(first), 200), all[first*dim:(first+200)*dim]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ix.vecs != nil || len(ix.codes.scales) != 600 {
+		t.Fatalf("int8 index kept %d floats and %d code rows", len(ix.vecs), len(ix.codes.scales))
+	}
+	if v := ix.Vector(7); !slices.Equal(v, all[7*dim:8*dim]) {
+		t.Errorf("Vector(7) = %v", v)
+	}
+	q := all[42*dim : 43*dim]
+	if hits := ix.Search(q, 3, nil); len(hits) != 3 || hits[0].Ord != 42 {
+		t.Errorf("own vector is not the best hit: %v", hits)
+	}
+	if _, err := ix.SearchWith(q, 3, nil, ScanF32); !errors.Is(err, ErrNoSlab) {
+		t.Errorf("scan=f32 on an int8 index: err = %v", err)
+	}
+	src.reads = 0
+	ix.Search(q, 10, nil)
+	if src.reads != RescoreDepth(10) {
+		t.Errorf("rescored %d vectors, want %d", src.reads, RescoreDepth(10))
+	}
+	boom := errors.New("boom")
+	src.err = boom
+	if _, err := ix.SearchWith(q, 3, nil, ScanInt8); !errors.Is(err, boom) {
+		t.Errorf("failing source: err = %v", err)
+	}
+	if ix.Search(q, 3, nil) != nil || ix.Vector(1) != nil {
+		t.Error("failing source: Search or Vector returned something")
+	}
+}
+
+// TestInt8CodesFollowAppends checks that an f32 index quantised by an
+// int8 search keeps its codes in step with later appends and loads.
+func TestInt8CodesFollowAppends(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 21))
+	const dim = 16
+	ix := New(dim)
+	if err := ix.Append(slotsFrom(0, 100), randomUnit(rng, 100, dim)); err != nil {
+		t.Fatal(err)
+	}
+	q := randomUnit(rng, 1, dim)
+	if _, err := ix.SearchWith(q, 5, nil, ScanInt8); err != nil {
+		t.Fatal(err)
+	}
+	extra := randomUnit(rng, 50, dim)
+	if err := ix.Append(slotsFrom(100, 50), extra); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := ix.SearchWith(extra[:dim], 1, nil, ScanInt8)
+	if err != nil || len(hits) != 1 || hits[0].Ord != 100 {
+		t.Fatalf("after append: %v, %v", hits, err)
+	}
+	if err := ix.Load(slotsFrom(0, 2), randomUnit(rng, 2, dim)); err != nil {
+		t.Fatal(err)
+	}
+	if ix.codes != nil {
+		t.Fatal("Load kept codes of the old slab")
+	}
+	if hits, _ := ix.SearchWith(q, 5, nil, ScanInt8); len(hits) != 2 {
+		t.Errorf("after Load: %v", hits)
+	}
+}
