@@ -55,7 +55,7 @@ type Graph struct {
 	rels      []relation // sorted by name
 	triples   int
 	dups      int
-	linkers   *linkers
+	linker    *linker
 }
 
 // Build makes a graph from entities and triples. Entities are keyed by
@@ -89,7 +89,7 @@ func Build(ents []base.Entity, triples []base.Triple) *Graph {
 
 	g := &Graph{}
 	id := g.placeNodes(c.ents)
-	g.linkers = newLinkers(len(g.types))
+	g.linker = newLinker()
 
 	byRel := make([][]edge, len(relNames))
 	for _, e := range raw {
