@@ -260,6 +260,16 @@ func (g *Graph) Node(n NodeID) Node {
 // Aliases returns the aliases of entity n (not including its name).
 func (g *Graph) Aliases(n NodeID) []string { return slices.Clone(g.aliases[n]) }
 
+// Degree is the number of edges at n, of every relation, in and out: how
+// much the graph says about n.
+func (g *Graph) Degree(n NodeID) int {
+	d := 0
+	for i := range g.rels {
+		d += g.rels[i].out.degree(n) + g.rels[i].in.degree(n)
+	}
+	return d
+}
+
 // Neighbors returns the entities joined to n by relation r: its tails, or
 // with reverse its heads. The result is sorted by id.
 func (g *Graph) Neighbors(n NodeID, r string, reverse bool) []NodeID {
