@@ -260,7 +260,7 @@ func (x *execution) boost(ctx context.Context, cands []*candidate, paths []graph
 			}
 		}
 		cands = append(cands, &candidate{Fused: Fused{Ord: uint64(i + 1), Score: pathScore(i, joins >= 2, fused)},
-			path: &x.res.Expansion.Paths[i]})
+			path: &x.res.Expansion.Paths[i], named: joins > 0})
 	}
 	best := 0.0
 	if len(fused) > 0 {
