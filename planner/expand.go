@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -171,44 +172,33 @@ func skipNote(s graph.Skip) string {
 // product, the one through established entities), then as Expand
 // returned them.
 func rankPaths(g *graph.Graph, paths []graph.Path, fromQuery map[graph.NodeID]bool, read []string) []graph.Path {
-	type key struct{ joins, named, attested int }
-	keys := make(map[*graph.Path]key, len(paths))
-	for i := range paths {
-		p := &paths[i]
-		var k key
-		for i, n := range p.Nodes {
-			if i > 0 {
-				k.attested += g.Degree(n.ID)
+	type ranked struct {
+		path                   graph.Path
+		joins, named, attested int
+	}
+	rs := make([]ranked, len(paths))
+	for i, p := range paths {
+		r := ranked{path: p}
+		for k, n := range p.Nodes {
+			if k > 0 {
+				r.attested += g.Degree(n.ID)
 			}
 			switch {
 			case fromQuery[n.ID]:
-				k.joins++
+				r.joins++
 			case utf8.RuneCountInString(n.Name) > 1 && slices.ContainsFunc(read, func(t string) bool { return strings.Contains(t, strings.ToLower(n.Name)) }):
-				k.named++
+				r.named++
 			}
 		}
-		keys[p] = k
+		rs[i] = r
 	}
-	order := make([]int, len(paths))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := keys[&paths[order[i]]], keys[&paths[order[j]]]
-		if a.joins != b.joins {
-			return a.joins > b.joins
-		}
-		if a.named != b.named {
-			return a.named > b.named
-		}
-		if si, sj := paths[order[i]].Score, paths[order[j]].Score; si != sj {
-			return si > sj
-		}
-		return a.attested > b.attested
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(b.joins, a.joins), cmp.Compare(b.named, a.named),
+			cmp.Compare(b.path.Score, a.path.Score), cmp.Compare(b.attested, a.attested))
 	})
-	out := make([]graph.Path, len(paths))
-	for i, k := range order {
-		out[i] = paths[k]
+	out := make([]graph.Path, len(rs))
+	for i, r := range rs {
+		out[i] = r.path
 	}
 	return out
 }
