@@ -66,10 +66,7 @@ func BenchmarkHetionetExpandCbGaD(b *testing.B) {
 func BenchmarkHetionetLinkerBuild(b *testing.B) {
 	g := loadHetionet(b)
 	for b.Loop() {
-		for t := range g.types {
-			var lk typeLinker
-			g.buildLinker(&lk, t)
-		}
+		g.buildLinker(newLinker())
 	}
 }
 

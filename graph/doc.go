@@ -18,8 +18,8 @@
 //	open:    store -> Build(ents, triples) -> *Graph -> MarshalBinary
 //	         or the saved bytes -> Decode -> *Graph
 //	query:   ParseMetapath -> g.CheckMetapath (bind time)
-//	         g.LinkContext(ctx, query or chunk text, start type) -> anchors
-//	         g.Expand(ctx, anchors, metapath, opts) -> []Path -> Path.Text
+//	         g.LinkReport(ctx, query or chunk text, start type) -> anchors, skipped
+//	         g.Expand(ctx, anchors, metapath, opts) -> []Path -> Path.TextIn
 //
 // On Hetionet (47,031 nodes, 981,679 stored edges) reading the triples
 // from the store and building takes seconds and most of a gigabyte;
@@ -67,23 +67,52 @@
 // delay a deadline. A truncated expansion returns the best paths it
 // completed, which are still the best in order, only fewer.
 //
+// A chain between two anchors (ExpandOptions.Join) is often the answer
+// and seldom among the best by degree product: seed 001's 长期忧虑 ->
+// 肝气郁结 -> 郁久化火 -> 肝火上扰心神 -> 失眠多梦 scores 0.5, below every
+// shorter path from 长期忧虑. With Join the search goes on past the Limit
+// best, for at most JoinWork more partial paths, to collect up to Limit
+// paths that reach another anchor (Path.Joins); the planner ranks them.
+//
 // # Linking
 //
 // Link matches entity names and aliases in text with one Aho-Corasick
-// automaton per type, built on first use. Matching is on normalised text
-// (simple case folding, full-width to half-width, white space collapsed)
-// with byte offsets mapped back to the original. Latin-script names need
-// word boundaries; Chinese names match anywhere. Only the start type is
-// searched, so short names of other types cannot trigger expansion. A
-// type's automaton is built in the background on its first use
-// (Hetionet's 11,381 biological processes take 0.3 s); LinkContext
-// stops waiting for it when its context ends, and the build goes on for
-// the next caller.
+// automaton over every type, built on first use (in the background: on
+// Hetionet, 47,031 entities, about 2 s on two shared cores, where one
+// type's alone took up to 0.3 s; LinkContext stops waiting when its
+// context ends, and the build goes on for the next caller).
+// Matching is on normalised text (simple case folding, full-width to
+// half-width, white space collapsed) with byte offsets mapped back to the
+// original. Latin-script names need word boundaries; Chinese names match
+// anywhere, which is why two more rules are needed, both learned on the
+// TCM graph, whose herbs include one-character names split from longer
+// ones (黄, 血, 肠, 干):
+//
+//   - longest match across types: a match inside a longer match of any
+//     type is not anchored, so 肠 in the formula 鸡肠散 and the herb 黄连
+//     in 黄连解毒汤 are not herbs of the text;
+//   - a one-character name is anchored only standing alone (the whole
+//     text, or between punctuation, white space and the text's ends), so
+//     黄 in 黄芩 (no entity of the graph) and 血 in 血常规 are not.
+//
+// Only entities of the start type are anchored; other types only hide
+// the names nested in theirs. LinkReport also returns the mentions of
+// the start type it skipped and why (Skip), for EXPLAIN ANALYZE. On 66
+// questions about the TCM graph (testdata/bench/tcm_queries.txt) this
+// took the anchors from 245 (153 of one character, 7 nested) to 85, none
+// of them, with no named entity lost.
+//
+// # Path text
+//
+// Path.TextIn renders a path as sentences in Chinese or English,
+// whatever the language of its names, without type names (the
+// provenance keeps them): "myocardial infarction has the symptom chest
+// pain", "胃癌的症状包括黑便". Text picks the language of the names.
 //
 // # Invariants
 //
 //   - A Graph never changes after Build or Decode; all methods are safe
-//     for concurrent use (each lazily built linker is started once and
+//     for concurrent use (the lazily built linker is started once and
 //     published by closing a channel).
 //   - Decode(g.MarshalBinary()) answers every method as g does. Decode
 //     checks every count, offset, index and order the methods rely on,
@@ -106,6 +135,11 @@
 //     traditional to simplified Chinese.
 //   - Ambiguous names link to every entity of the start type that has
 //     them; there is no disambiguation by context.
+//   - A name inside a longer name of any type is never anchored, also
+//     when the longer one is a different thing: "EGFR mutation test"
+//     names the test, not the gene EGFR.
+//   - The TCM data spells many herbs with a processing suffix (黄芩片,
+//     黄连片): "黄芩" in a question links to no herb.
 //   - The TCM data spells one type two ways (Ingredient, Ingeredient);
 //     the reader keeps source spellings rather than guess.
 //   - Headerless TSV is taken for triples when it has five to seven

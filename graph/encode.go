@@ -201,7 +201,7 @@ func Decode(data []byte) (*Graph, error) {
 	if err := g.checkDecoded(aliasEnd, all); err != nil {
 		return nil, err
 	}
-	g.linkers = newLinkers(len(g.types))
+	g.linker = newLinker()
 	return g, nil
 }
 

@@ -29,7 +29,7 @@ func Example() {
 		fmt.Println(p.Text())
 	}
 	// Output:
-	// Disease heart failure is treated by Drug furosemide
+	// heart failure is treated by furosemide
 }
 
 func ExampleParseMetapath() {

@@ -18,7 +18,16 @@ type ExpandOptions struct {
 	Hops    int // repeat bound of "*" steps without a range; 0 means DefaultHops, capped at MaxRepeat
 	Limit   int // most paths returned; 0 means DefaultLimit
 	MaxWork int // most partial paths queued before giving up; 0 means DefaultMaxWork
+	// Join asks for the paths that join two anchors as well: after the
+	// Limit best paths, the search goes on, for at most JoinWork more
+	// partial paths and within MaxWork, to collect up to Limit paths
+	// that reach another anchor (Path.Joins > 0), however low they score.
+	Join bool
 }
+
+// JoinWork bounds the partial paths queued, once the Limit best paths are
+// found, to find paths that join two anchors (ExpandOptions.Join).
+const JoinWork = 1 << 16
 
 // ExpandStats reports what an expansion did.
 type ExpandStats struct {
@@ -27,6 +36,7 @@ type ExpandStats struct {
 	Queued    int  // partial paths queued
 	Expanded  int  // partial paths taken off the queue
 	Paths     int  // paths returned
+	Joining   int  // of them, paths that join two anchors
 	Truncated bool // stopped by MaxWork or ctx before Limit paths were certain
 }
 
@@ -39,6 +49,7 @@ type Path struct {
 	Reverse   []bool
 	Weights   []float64
 	Score     float64
+	Joins     int // anchors on the path after its first node
 }
 
 // Expand returns the best paths that follow m from the anchors, at most
@@ -58,6 +69,12 @@ type Path struct {
 // does not return. No node appears twice in a path. Anchors of a type
 // other than m's start type are skipped. An m that does not fit the graph
 // (see CheckMetapath) gives no paths.
+//
+// Path.Joins counts the anchors a path reaches after its first node. With
+// opts.Join, the search goes on past the Limit best paths to collect up
+// to Limit paths that join two anchors (bounded by JoinWork), which come
+// after the best, still in score order: a chain between two entities
+// the query names is wanted however many hubs it passes.
 func (g *Graph) Expand(ctx context.Context, anchors []NodeID, m *Metapath, opts ExpandOptions) ([]Path, ExpandStats) {
 	opts = opts.withDefaults()
 	var st ExpandStats
@@ -65,8 +82,9 @@ func (g *Graph) Expand(ctx context.Context, anchors []NodeID, m *Metapath, opts 
 	if !ok {
 		return nil, st
 	}
-	x := &expansion{g: g, plan: plan, ctx: ctx, opts: opts, stats: &st}
+	x := &expansion{g: g, plan: plan, ctx: ctx, opts: opts, stats: &st, anchors: map[NodeID]bool{}}
 	for _, a := range dedupe(anchors) {
+		x.anchors[a] = true
 		if int(a) >= len(g.names) || g.nodeType[a] != plan.start {
 			st.Skipped++
 			continue
@@ -76,6 +94,11 @@ func (g *Graph) Expand(ctx context.Context, anchors []NodeID, m *Metapath, opts 
 	}
 	paths := x.run()
 	st.Paths = len(paths)
+	for _, p := range paths {
+		if p.Joins > 0 {
+			st.Joining++
+		}
+	}
 	return paths, st
 }
 
@@ -159,8 +182,11 @@ type expansion struct {
 	ctx   context.Context
 	opts  ExpandOptions
 	stats *ExpandStats
-	arena []partial
-	queue []int32 // binary heap of arena indices, best first
+	// anchors are all the anchors given, of any type: a path that reaches
+	// one joins two.
+	anchors map[NodeID]bool
+	arena   []partial
+	queue   []int32 // binary heap of arena indices, best first
 	// nextCheck is the count of queue operations (pops and pushes) at
 	// which run looks at ctx again.
 	nextCheck int
@@ -172,15 +198,28 @@ const checkEvery = 4096
 
 func (x *expansion) run() []Path {
 	var paths []Path
-	for len(x.queue) > 0 && len(paths) < x.opts.Limit {
+	joining, best := 0, 0
+	joinStop := -1 // Queued at which the search for joining paths stops
+	for len(x.queue) > 0 {
+		if best >= x.opts.Limit {
+			if !x.opts.Join || joining >= x.opts.Limit || len(x.anchors) < 2 {
+				break
+			}
+			if joinStop < 0 {
+				joinStop = x.stats.Queued + JoinWork
+			}
+			if x.stats.Queued > joinStop {
+				break
+			}
+		}
 		if x.stats.Queued > x.opts.MaxWork {
-			x.stats.Truncated = true
+			x.stats.Truncated = best < x.opts.Limit
 			break
 		}
 		if ops := x.stats.Expanded + x.stats.Queued; ops >= x.nextCheck {
 			x.nextCheck = ops + checkEvery
 			if x.ctx.Err() != nil {
-				x.stats.Truncated = true
+				x.stats.Truncated = best < x.opts.Limit
 				break
 			}
 		}
@@ -190,8 +229,14 @@ func (x *expansion) run() []Path {
 		last := len(x.plan.steps) - 1
 		if int(p.step) == last && int(p.rep) >= x.plan.steps[last].repeat.min {
 			path := x.path(i)
-			if len(paths) == 0 || !samePath(paths[len(paths)-1], path) {
+			if (best < x.opts.Limit || path.Joins > 0) && (len(paths) == 0 || !samePath(paths[len(paths)-1], path)) {
 				paths = append(paths, path)
+				if path.Joins > 0 {
+					joining++
+				}
+				if best < x.opts.Limit {
+					best++
+				}
 			}
 		}
 		if int(p.rep) < x.plan.steps[p.step].repeat.max {
@@ -262,6 +307,9 @@ func (x *expansion) path(i int32) Path {
 	for k := n; k >= 0; k-- {
 		q := x.arena[i]
 		out.Nodes[k] = x.g.Node(q.node)
+		if k > 0 && x.anchors[q.node] {
+			out.Joins++
+		}
 		if k > 0 {
 			step := x.plan.steps[q.step]
 			out.Relations[k-1] = step.rel.name

@@ -374,3 +374,25 @@ func TestExpandStopsInTime(t *testing.T) {
 		t.Fatalf("stopped after %v (timeout %v): %+v", took, timeout, st)
 	}
 }
+
+// TestExpandJoin: with Join, the search goes past the Limit best paths to
+// the chains that reach the other anchor, the lowest scored here.
+func TestExpandJoin(t *testing.T) {
+	g := loadKG(t)
+	worry := mustLookup(t, g, "证候", "长期忧虑")
+	insomnia := mustLookup(t, g, "证候", "失眠多梦")
+	m := mustParse(t, g, "证候 -导致*1..4-> 证候")
+	plain, _ := g.Expand(context.Background(), []NodeID{worry, insomnia}, m, ExpandOptions{Limit: 2})
+	joined, st := g.Expand(context.Background(), []NodeID{worry, insomnia}, m, ExpandOptions{Limit: 2, Join: true})
+	if len(plain) != 2 || plain[0].Joins+plain[1].Joins != 0 {
+		t.Fatalf("without Join: %d paths, joins %d %d", len(plain), plain[0].Joins, plain[1].Joins)
+	}
+	if len(joined) != 4 || st.Joining != 2 || st.Truncated || !slices.EqualFunc(joined[:2], plain, func(a, b Path) bool { return a.Text() == b.Text() }) {
+		t.Fatalf("with Join: %d paths, %+v", len(joined), st)
+	}
+	for _, p := range joined[2:] {
+		if p.Joins != 1 || p.Nodes[len(p.Nodes)-1].Name != "失眠多梦" || len(p.Relations) != 4 {
+			t.Errorf("joining path %s (joins %d)", p.Text(), p.Joins)
+		}
+	}
+}

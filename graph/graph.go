@@ -55,7 +55,7 @@ type Graph struct {
 	rels      []relation // sorted by name
 	triples   int
 	dups      int
-	linkers   *linkers
+	linker    *linker
 }
 
 // Build makes a graph from entities and triples. Entities are keyed by
@@ -89,7 +89,7 @@ func Build(ents []base.Entity, triples []base.Triple) *Graph {
 
 	g := &Graph{}
 	id := g.placeNodes(c.ents)
-	g.linkers = newLinkers(len(g.types))
+	g.linker = newLinker()
 
 	byRel := make([][]edge, len(relNames))
 	for _, e := range raw {
@@ -259,6 +259,16 @@ func (g *Graph) Node(n NodeID) Node {
 
 // Aliases returns the aliases of entity n (not including its name).
 func (g *Graph) Aliases(n NodeID) []string { return slices.Clone(g.aliases[n]) }
+
+// Degree is the number of edges at n, of every relation, in and out: how
+// much the graph says about n.
+func (g *Graph) Degree(n NodeID) int {
+	d := 0
+	for i := range g.rels {
+		d += g.rels[i].out.degree(n) + g.rels[i].in.degree(n)
+	}
+	return d
+}
 
 // Neighbors returns the entities joined to n by relation r: its tails, or
 // with reverse its heads. The result is sorted by id.

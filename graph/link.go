@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	ahocorasick "github.com/petar-dambovaliev/aho-corasick"
@@ -16,6 +17,27 @@ type Anchor struct {
 	Node
 	Start, End int    // byte span of the mention in the text
 	Mention    string // the text as written there
+}
+
+// Skip is a mention of an entity of the asked type that Link did not
+// anchor, and why.
+type Skip struct {
+	Anchor
+	Reason string // SkipNested, SkipOneChar or SkipOverlap
+	By     string // the longer name that holds or overlaps it (nested, overlap)
+}
+
+// Reasons of a Skip.
+const (
+	SkipNested  = "nested"      // inside a longer name of any type
+	SkipOneChar = "one-char"    // a one-character name inside a word
+	SkipOverlap = "overlapping" // overlaps a longer or earlier name of the same type
+)
+
+// Linked is what one text links to for one type.
+type Linked struct {
+	Anchors []Anchor
+	Skipped []Skip
 }
 
 // AnchorIDs returns the distinct entity ids of anchors, in order of first
@@ -30,62 +52,70 @@ func AnchorIDs(anchors []Anchor) []NodeID {
 	return ids
 }
 
-// linkers holds one lazily built dictionary automaton per entity type.
-type linkers struct {
-	byType []typeLinker
-}
-
-func newLinkers(types int) *linkers {
-	l := &linkers{byType: make([]typeLinker, types)}
-	for i := range l.byType {
-		l.byType[i].ready = make(chan struct{})
-	}
-	return l
-}
-
-// typeLinker matches the names and aliases of one type's entities. The
-// first Link of the type starts building it; ready is closed when it is
-// built.
-type typeLinker struct {
+// linker matches the names and aliases of every entity, of all types, in
+// one automaton. The first Link starts building it; ready is closed when
+// it is built.
+type linker struct {
 	start sync.Once
 	ready chan struct{}
 	ac    ahocorasick.AhoCorasick
 	keys  []string   // normalised patterns, sorted
-	nodes [][]NodeID // entities per pattern
+	nodes [][]NodeID // entities per pattern, by id (so by type)
+	runes []int      // runes per pattern
 }
 
-// Link finds the entities of type startType mentioned in text: names and
-// aliases are matched after normalisation (case folding, full-width to
-// half-width, white space collapsed), leftmost-longest and without
-// overlaps. A name that begins or ends with a letter or digit of a spaced
-// script (Latin, Greek, Cyrillic...) must not touch another such letter or
-// digit there, so "ACE" does not fire inside "trace" but "ACE抑制剂" does;
+func newLinker() *linker { return &linker{ready: make(chan struct{})} }
+
+// Link finds the entities of type startType mentioned in text. Names and
+// aliases of every type are matched after normalisation (case folding,
+// full-width to half-width, white space collapsed); then
+//
+//   - a match inside a longer match of any type is dropped (nested): in
+//     "鸡肠散" the formula is named, not the herb 肠, and Herb 黄连 is not
+//     anchored in "黄连解毒汤";
+//   - of matches of startType that overlap without nesting, the leftmost,
+//     then the longest, is kept;
+//   - a one-character name is anchored only when it stands alone: the
+//     whole text, or delimited on both sides by the text's ends, white
+//     space or punctuation ("黄、黄连" anchors 黄, "黄芩" does not).
+//
+// A name that begins or ends with a letter or digit of a spaced script
+// (Latin, Greek, Cyrillic...) must not touch another such letter or digit
+// there, so "ACE" does not fire inside "trace" but "ACE抑制剂" does;
 // Chinese and Japanese names match anywhere. Only entities of startType
-// are considered, so the one-character names of other types never fire.
-// A mention shared by several entities (an ambiguous alias) yields one
+// are anchored: other types only hide the names nested in theirs. A
+// mention shared by several entities (an ambiguous alias) yields one
 // anchor per entity. Anchors come in text order, then by id.
 //
-// The dictionary of a type is built on first use (thread-safe) and kept.
-// Names and aliases without a letter (bare numbers) and Hetionet
-// identifier aliases ("Gene::1136") are not linked.
+// The dictionary is built on first use (thread-safe) and kept. Names and
+// aliases without a letter (bare numbers) and Hetionet identifier aliases
+// ("Gene::1136") are not linked.
 func (g *Graph) Link(text string, startType string) []Anchor {
 	out, _ := g.LinkContext(context.Background(), text, startType)
 	return out
 }
 
 // LinkContext is Link that stops waiting when ctx ends, with ctx's
-// error: the first use of a large type builds its dictionary (Hetionet's
-// 11,381 biological processes take 0.3 s), and that build goes on, for
-// the next call, while the caller gives up.
+// error: the first use builds the dictionary of every type (Hetionet's
+// 47,031 entities take about 2 s on two shared cores,
+// BenchmarkHetionetLinkerBuild), and that build goes on, for the next
+// call, while the caller gives up.
 func (g *Graph) LinkContext(ctx context.Context, text string, startType string) ([]Anchor, error) {
+	l, err := g.LinkReport(ctx, text, startType)
+	return l.Anchors, err
+}
+
+// LinkReport is LinkContext that also returns the mentions of startType
+// it did not anchor (Skip), in text order.
+func (g *Graph) LinkReport(ctx context.Context, text string, startType string) (Linked, error) {
 	t, ok := g.typeIndex(startType)
-	if !ok || text == "" {
-		return nil, nil
+	if !ok {
+		return Linked{}, nil
 	}
-	lk := &g.linkers.byType[t]
+	lk := g.linker
 	lk.start.Do(func() {
 		go func() {
-			g.buildLinker(lk, t)
+			g.buildLinker(lk)
 			close(lk.ready)
 		}()
 	})
@@ -95,49 +125,111 @@ func (g *Graph) LinkContext(ctx context.Context, text string, startType string) 
 		select {
 		case <-lk.ready:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return Linked{}, ctx.Err()
 		}
 	}
-	if len(lk.keys) == 0 {
-		return nil, nil
+	if len(lk.keys) == 0 || text == "" {
+		return Linked{}, nil
 	}
 	n := normalize(text)
 	var found []span
 	it := lk.ac.IterOverlappingByte([]byte(n.text))
 	for m := it.Next(); m != nil; m = it.Next() {
-		s := span{start: m.Start(), end: m.End(), pattern: m.Pattern()}
+		s := span{start: m.Start(), end: m.End(), pattern: m.Pattern(), by: -1}
 		if boundaryOK(n.text, s.start, s.end) {
 			found = append(found, s)
 		}
 	}
-	var out []Anchor
-	for _, s := range leftmostLongest(found) {
+	slices.SortFunc(found, func(a, b span) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
+	})
+	markNested(found)
+	var l Linked
+	emit := func(s span, reason string) {
 		start, end := n.orig[s.start], n.orig[s.end]
 		for _, id := range lk.nodes[s.pattern] {
-			out = append(out, Anchor{Node: g.Node(id), Start: start, End: end, Mention: text[start:end]})
+			if g.nodeType[id] != uint16(t) {
+				continue
+			}
+			a := Anchor{Node: g.Node(id), Start: start, End: end, Mention: text[start:end]}
+			switch reason {
+			case "":
+				l.Anchors = append(l.Anchors, a)
+			default:
+				by := ""
+				if s.by >= 0 {
+					by = lk.keys[s.by]
+				}
+				l.Skipped = append(l.Skipped, Skip{Anchor: a, Reason: reason, By: by})
+			}
 		}
 	}
-	return out, nil
+	end, last := 0, -1
+	for _, s := range found {
+		if !lk.hasType(s.pattern, g, t) {
+			continue
+		}
+		switch {
+		case s.nested:
+			emit(s, SkipNested)
+		case s.start < end:
+			s.by = last
+			emit(s, SkipOverlap)
+		case lk.runes[s.pattern] == 1 && !standsAlone(n.text, s.start, s.end):
+			emit(s, SkipOneChar)
+		default:
+			emit(s, "")
+			end, last = s.end, s.pattern
+		}
+	}
+	return l, nil
 }
 
-// span is one dictionary match in normalised text.
-type span struct{ start, end, pattern int }
+// span is one dictionary match in normalised text; nested marks one
+// inside a longer match, by is the pattern that holds it (-1 for none).
+type span struct {
+	start, end, pattern, by int
+	nested                  bool
+}
 
-// leftmostLongest keeps, scanning left to right, the longest match at each
-// start that does not overlap the one kept before.
-func leftmostLongest(found []span) []span {
-	slices.SortFunc(found, func(a, b span) int {
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end), cmp.Compare(a.pattern, b.pattern))
-	})
-	var kept []span
-	end := 0
-	for _, s := range found {
-		if s.start >= end {
-			kept = append(kept, s)
-			end = s.end
+// markNested marks the spans inside a longer one. found is sorted by start,
+// then longest first, so a span is nested exactly when one before it
+// reaches at least as far (two spans with the same bounds are the same
+// pattern, which the automaton reports once).
+func markNested(found []span) {
+	reach, by := -1, -1
+	for i := range found {
+		s := &found[i]
+		if s.end <= reach {
+			s.nested, s.by = true, by
+			continue
+		}
+		reach, by = s.end, s.pattern
+	}
+}
+
+// hasType reports whether pattern p names an entity of type index t.
+func (lk *linker) hasType(p int, g *Graph, t int) bool {
+	ids := lk.nodes[p]
+	i, _ := slices.BinarySearch(ids, g.typeStart[t])
+	return i < len(ids) && ids[i] < g.typeStart[t+1]
+}
+
+// standsAlone reports whether text[start:end] is delimited on both sides
+// by the text's ends, white space or punctuation.
+func standsAlone(text string, start, end int) bool {
+	delim := func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) }
+	if start > 0 {
+		if before, _ := utf8.DecodeLastRuneInString(text[:start]); !delim(before) {
+			return false
 		}
 	}
-	return kept
+	if end < len(text) {
+		if after, _ := utf8.DecodeRuneInString(text[end:]); !delim(after) {
+			return false
+		}
+	}
+	return true
 }
 
 // boundaryOK applies the word-boundary rule to the match text[start:end].
@@ -157,8 +249,8 @@ func boundaryOK(text string, start, end int) bool {
 	return true
 }
 
-// buildLinker fills lk with the dictionary of type index t.
-func (g *Graph) buildLinker(lk *typeLinker, t int) {
+// buildLinker fills lk with the dictionary of every entity.
+func (g *Graph) buildLinker(lk *linker) {
 	byKey := map[string][]NodeID{}
 	addKey := func(s string, id NodeID) {
 		k := normKey(s)
@@ -166,11 +258,13 @@ func (g *Graph) buildLinker(lk *typeLinker, t int) {
 			byKey[k] = append(byKey[k], id)
 		}
 	}
-	for id := g.typeStart[t]; id < g.typeStart[t+1]; id++ {
-		addKey(g.names[id], id)
-		for _, a := range g.aliases[id] {
-			if !isIDAliasOf(g.types[t], a) {
-				addKey(a, id)
+	for t := range g.types {
+		for id := g.typeStart[t]; id < g.typeStart[t+1]; id++ {
+			addKey(g.names[id], id)
+			for _, a := range g.aliases[id] {
+				if !isIDAliasOf(g.types[t], a) {
+					addKey(a, id)
+				}
 			}
 		}
 	}
@@ -180,8 +274,10 @@ func (g *Graph) buildLinker(lk *typeLinker, t int) {
 	}
 	sort.Strings(lk.keys)
 	lk.nodes = make([][]NodeID, len(lk.keys))
+	lk.runes = make([]int, len(lk.keys))
 	for i, k := range lk.keys {
-		lk.nodes[i] = byKey[k]
+		lk.nodes[i] = byKey[k] // ids ascend: types and names were walked in id order
+		lk.runes[i] = utf8.RuneCountInString(k)
 	}
 	b := ahocorasick.NewAhoCorasickBuilder(ahocorasick.Opts{MatchKind: ahocorasick.StandardMatch})
 	lk.ac = b.Build(lk.keys)

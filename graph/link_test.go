@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,16 +16,25 @@ import (
 func TestLinkGolden(t *testing.T) {
 	g := loadKG(t)
 	golden.Run(t, "testdata/link.txt", func(t *testing.T, c *golden.Case) string {
-		anchors := g.Link(c.Input, c.Args["type"])
-		if len(anchors) == 0 {
-			return "no anchors"
+		l, err := g.LinkReport(context.Background(), c.Input, c.Args["type"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(l.Anchors, g.Link(c.Input, c.Args["type"])) {
+			t.Errorf("Link and LinkReport differ")
 		}
 		var b strings.Builder
-		for _, a := range anchors {
+		if len(l.Anchors) == 0 {
+			b.WriteString("no anchors\n")
+		}
+		for _, a := range l.Anchors {
 			if c.Input[a.Start:a.End] != a.Mention {
 				t.Errorf("anchor %+v: span does not hold the mention", a)
 			}
 			fmt.Fprintf(&b, "%d-%d %q %s:%s\n", a.Start, a.End, a.Mention, a.Type, a.Name)
+		}
+		for _, s := range l.Skipped {
+			fmt.Fprintf(&b, "skip %d-%d %q %s:%s %s %s\n", s.Start, s.End, s.Mention, s.Type, s.Name, s.Reason, s.By)
 		}
 		return b.String()
 	})

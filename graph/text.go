@@ -7,29 +7,39 @@ import (
 
 // Text renders the path as a line of evidence text in the language of its
 // entity names: Chinese when any name contains a Han character, else
-// English. Relations with a template read as prose:
+// English (see TextIn).
+func (p Path) Text() string { return p.TextIn(p.chinese()) }
+
+// TextIn renders the path as sentences in Chinese or English, whatever
+// the language of its names (a query in English about the TCM graph reads
+// English sentences with Chinese names). Names stand alone, without
+// their types, which a path's provenance keeps:
 //
-//	Compound Metformin binds Gene PRKAA1, which is associated with Disease type 2 diabetes mellitus
-//	方剂 荆防败毒散 组成包含 中药 荆芥；方剂 人参败毒散 组成包含 中药 荆芥
+//	Metformin binds PRKAA1, which is associated with type 2 diabetes mellitus
+//	myocardial infarction has the symptom chest pain
+//	荆防败毒散组成包含荆芥；人参败毒散组成包含荆芥
+//	胃癌的症状包括黑便
 //
 // English chains clauses with "which"; Chinese states each edge in its
-// own direction, separated by "；". A relation without a template reads
-// as its name (underscores as spaces), and an English backward step
-// without one as "..., which T N rel". Runs of white space in names,
-// line breaks included, read as one space: the text is one line, as a
-// packed context needs (a name is free text from the graph's source).
-func (p Path) Text() string {
-	return strings.Join(strings.Fields(p.text()), " ")
+// own direction, head first, separated by "；". A relation without a
+// template reads as its name (underscores as spaces): in Chinese between
+// the names (spaced unless the relation is itself Chinese, as 导致 is),
+// and an English backward step as "..., which N rel". Runs of white space
+// in names, line breaks included, read as one space: the text is one
+// line, as a packed context needs (a name is free text from the graph's
+// source).
+func (p Path) TextIn(chinese bool) string {
+	return strings.Join(strings.Fields(p.text(chinese)), " ")
 }
 
-func (p Path) text() string {
+func (p Path) text(chinese bool) string {
 	if len(p.Relations) == 0 || len(p.Nodes) != len(p.Relations)+1 {
 		if len(p.Nodes) == 0 {
 			return ""
 		}
-		return noun(p.Nodes[0])
+		return p.Nodes[0].Name
 	}
-	if p.chinese() {
+	if chinese {
 		return p.chineseText()
 	}
 	return p.englishText()
@@ -37,18 +47,22 @@ func (p Path) text() string {
 
 func (p Path) chinese() bool {
 	for _, n := range p.Nodes {
-		if strings.IndexFunc(n.Name, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 {
+		if hasHan(n.Name) {
 			return true
 		}
 	}
 	return false
 }
 
+func hasHan(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
+}
+
 func (p Path) englishText() string {
 	var b strings.Builder
-	b.WriteString(noun(p.Nodes[0]))
+	b.WriteString(p.Nodes[0].Name)
 	for i, rel := range p.Relations {
-		next := noun(p.Nodes[i+1])
+		next := p.Nodes[i+1].Name
 		ph, ok := englishPhrase(rel)
 		if i > 0 || (p.Reverse[i] && !ok) {
 			b.WriteString(", which ")
@@ -56,7 +70,7 @@ func (p Path) englishText() string {
 			b.WriteString(" ")
 		}
 		switch {
-		case !ok && p.Reverse[i]: // "Gene X, which Disease Y associates"
+		case !ok && p.Reverse[i]: // "X, which Y associates"
 			b.WriteString(next + " " + typeWords(rel))
 		case !ok:
 			b.WriteString(typeWords(rel) + " " + next)
@@ -69,25 +83,14 @@ func (p Path) englishText() string {
 	return b.String()
 }
 
-// noun writes a node as "Type Name".
-func noun(n Node) string { return typeWords(n.Type) + " " + n.Name }
-
 func (p Path) chineseText() string {
 	clauses := make([]string, len(p.Relations))
 	for i, rel := range p.Relations {
-		head, tail := p.Nodes[i], p.Nodes[i+1]
+		head, tail := p.Nodes[i].Name, p.Nodes[i+1].Name
 		if p.Reverse[i] {
 			head, tail = tail, head
 		}
-		verb, ok := chineseVerb(rel)
-		if !ok {
-			verb = rel
-		}
-		subject := chineseType(head.Type) + " " + head.Name
-		if i > 0 && !p.Reverse[i] && !p.Reverse[i-1] {
-			subject = head.Name // introduced by the clause before
-		}
-		clauses[i] = subject + " " + verb + " " + chineseType(tail.Type) + " " + tail.Name
+		clauses[i] = chineseClause(rel, head, tail)
 	}
 	return strings.Join(clauses, "；")
 }
@@ -135,58 +138,64 @@ func englishPhrase(rel string) (phrase, bool) {
 		return phrase{"is a risk factor for", "has the risk factor"}, true
 	case "contraindicated_in":
 		return phrase{"is contraindicated in", "contraindicates"}, true
+	case "composition", "HAS_HERB":
+		return phrase{"contains the herb", "is an ingredient of"}, true
+	case "prescription_type":
+		return phrase{"is prescribed as", "is the prescription of"}, true
+	case "DIS2SYN", "HAS_SYNDROME":
+		return phrase{"presents as the syndrome", "is a syndrome of"}, true
+	case "SYN2FOR":
+		return phrase{"is treated by the formula", "treats the syndrome"}, true
+	case "SYN2THE", "HAS_THERAPY":
+		return phrase{"calls for the therapy", "is the therapy of"}, true
+	case "HAS_PROPERTY":
+		return phrase{"has the property", "is a property of"}, true
+	case "MERIDIAN":
+		return phrase{"enters the meridian", "is entered by"}, true
+	case "HAS_INGREDIENT":
+		return phrase{"contains the compound", "is a compound of"}, true
 	}
 	return phrase{}, false
 }
 
-// chineseVerb is the Chinese template table (forward reading only: a
-// Chinese clause always states an edge head first).
-func chineseVerb(rel string) (string, bool) {
+// chineseClause states the edge head -rel-> tail in Chinese, by the
+// template table; a relation without one reads as its name between the
+// names.
+func chineseClause(rel, head, tail string) string {
 	switch rel {
 	case "composition", "HAS_HERB":
-		return "组成包含", true
+		return head + "组成包含" + tail
 	case "prescription_type":
-		return "对应处方", true
+		return head + "对应处方" + tail
 	case "DIS2SYN", "HAS_SYNDROME":
-		return "常见证型", true
+		return head + "常见证型为" + tail
 	case "SYN2FOR":
-		return "主方为", true
+		return head + "主方为" + tail
 	case "SYN2THE":
-		return "治法为", true
+		return head + "治法为" + tail
 	case "HAS_THERAPY":
-		return "功效为", true
+		return head + "功效为" + tail
 	case "HAS_PROPERTY":
-		return "药性为", true
+		return head + "药性为" + tail
 	case "MERIDIAN":
-		return "归", true
+		return head + "归" + tail
 	case "HAS_INGREDIENT":
-		return "含成分", true
+		return head + "含成分" + tail
+	case "has_symptom":
+		return head + "的症状包括" + tail
+	case "treats":
+		return head + "可治疗" + tail
+	case "causes":
+		return head + "可导致" + tail
+	case "risk_factor_for":
+		return head + "是" + tail + "的危险因素"
+	case "diagnosed_by":
+		return head + "可通过" + tail + "诊断"
+	case "contraindicated_in":
+		return head + "禁用于" + tail
 	}
-	return "", false
-}
-
-// chineseType labels the English types of the TCM data in Chinese; other
-// types keep their name.
-func chineseType(t string) string {
-	switch t {
-	case "Formula":
-		return "方剂"
-	case "Herb":
-		return "中药"
-	case "Syndrome":
-		return "证候"
-	case "Disease":
-		return "疾病"
-	case "Therapy":
-		return "治法"
-	case "Symptom":
-		return "症状"
-	case "Ingredient", "Ingeredient":
-		return "成分"
-	case "HerbProperty":
-		return "药性"
-	case "Meridian":
-		return "经络"
+	if hasHan(rel) {
+		return head + rel + tail
 	}
-	return typeWords(t)
+	return head + " " + typeWords(rel) + " " + tail
 }

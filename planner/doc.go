@@ -42,7 +42,19 @@
 // docvote retrieves the top m chunks for each sentence of the query and
 // ranks chunks by how many chunks of their document were retrieved (ties
 // by rrf). Expansion fires only when the query text or the top fused chunks
-// name enough entities of a metapath's start type; its paths become tier
+// name enough entities of a metapath's start type (the fused chunks were
+// retrieved under WHERE, so under a patient filter no other patient's
+// report is read for anchors); linking skips names nested in longer ones
+// and one-character names inside words, and EXPLAIN ANALYZE lists what it
+// skipped (graph.LinkReport). Paths are ranked by the query's anchors
+// they join (a chain between two entities the query names first, found
+// past the LIMIT best by graph.ExpandOptions.Join), then by the entities
+// the query and top chunks name, then by degree product (rankPaths); the
+// i-th path scores as the i-th fused chunk, a joining path as the best
+// (pathScore), so that without PACK paths and chunks alternate and paths
+// reach LIMIT. A path from an entity the query names is relevant even
+// when no chunk covers the topic (a store of the graph alone). Paths read
+// as sentences in the query's language (graph.Path.TextIn), become tier
 // T3 evidence and boost the chunks that mention their entities (see
 // graphBoost). BM25 indexes each chunk with its document's title and type
 // before its text (base.Doc.Heading), so "胃镜看到了什么" finds a report

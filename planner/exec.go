@@ -100,6 +100,7 @@ type candidate struct {
 	slot  base.Slot
 	boost float64
 	path  *Path
+	named bool // a path from an anchor the query text names
 	// The relevance stage's scores (judge, score): coverage is the share
 	// of the topic its text holds, conceptCoverage that of the topic's
 	// concepts by their mentions, evidence the strongest signal that it

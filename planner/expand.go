@@ -1,11 +1,15 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/medkb/medkb/graph"
 )
@@ -26,9 +30,14 @@ const maxExpandWork = 1 << 20
 // expand runs the conditional graph expansion: it fires only when at least
 // MinEntities anchors of a metapath's start type appear in the query text,
 // or in the top fused chunks of a query that names an entity on the
-// metapath (see namesMetapathEntity). Paths become candidates (tier T3)
-// and boost the chunks that mention their entities. It returns ctx's
-// error when ctx ends.
+// metapath (see namesMetapathEntity). The fused chunks are those the arms
+// retrieved under the statement's WHERE filter, so with WHERE patient =
+// "..." no other patient's report is read for anchors. Linking skips a
+// name nested in a longer one and a one-character name inside a word
+// (graph.Link); the note names what it skipped. Paths are ranked by
+// rankPaths, become candidates (tier T3) scored by pathScore, and boost
+// the chunks that mention their entities. It returns ctx's error when ctx
+// ends.
 func (x *execution) expand(ctx context.Context, cands []*candidate) ([]*candidate, error) {
 	e := x.p.Expand
 	exp := &x.res.Expansion
@@ -44,8 +53,10 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) ([]*candidat
 		return cands, nil
 	}
 	var all []graph.Path
-	var anchorNames []string
-	seen := map[graph.NodeID]bool{}
+	var anchorNames, skipped []string
+	seen, seenSkip := map[graph.NodeID]bool{}, map[string]bool{}
+	fromQuery := map[graph.NodeID]bool{}
+	read := []string{strings.ToLower(x.p.Query.Text)}
 	work := maxExpandWork
 	for i, m := range e.Metapaths {
 		texts := []string{x.p.Query.Text}
@@ -56,20 +67,28 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) ([]*candidat
 		if named {
 			for k := 0; k < len(cands) && k < e.TopN; k++ {
 				texts = append(texts, cands[k].chunk.Text)
+				read = append(read, strings.ToLower(cands[k].chunk.Text))
 			}
 		}
 		var anchors []graph.Anchor
-		for _, t := range texts {
-			found, err := g.LinkContext(ctx, t, m.Start)
+		for j, t := range texts {
+			l, err := g.LinkReport(ctx, t, m.Start)
 			if err != nil {
 				return nil, err
 			}
-			for _, a := range found {
+			for _, a := range l.Anchors {
 				if !seen[a.ID] {
 					seen[a.ID] = true
 					anchorNames = append(anchorNames, a.Name)
 				}
+				fromQuery[a.ID] = fromQuery[a.ID] || j == 0
 				anchors = append(anchors, a)
+			}
+			for _, s := range l.Skipped {
+				if note := skipNote(s); !seenSkip[note] {
+					seenSkip[note] = true
+					skipped = append(skipped, note)
+				}
 			}
 		}
 		ids := graph.AnchorIDs(anchors)
@@ -81,7 +100,7 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) ([]*candidat
 			exp.Truncated = true
 			continue
 		}
-		paths, st := g.Expand(ctx, ids, m, graph.ExpandOptions{Hops: e.Hops, Limit: e.Limit, MaxWork: share})
+		paths, st := g.Expand(ctx, ids, m, graph.ExpandOptions{Hops: e.Hops, Limit: e.Limit, MaxWork: share, Join: true})
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -98,6 +117,10 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) ([]*candidat
 	if x.p.graphNote != "" {
 		graphNote = "; graph " + x.p.graphNote
 	}
+	skipNotes := ""
+	if len(skipped) > 0 {
+		skipNotes = "; skipped " + strings.Join(skipped, ", ")
+	}
 	if len(all) == 0 {
 		starts := make([]string, len(e.Metapaths))
 		for i, m := range e.Metapaths {
@@ -109,22 +132,75 @@ func (x *execution) expand(ctx context.Context, cands []*candidate) ([]*candidat
 		} else {
 			exp.Reason = fmt.Sprintf("anchors %s have no paths along the metapaths%s", strings.Join(anchorNames, ", "), bound)
 		}
-		x.report(opExpand, len(cands), len(cands), start, "not fired: "+exp.Reason+graphNote)
+		x.report(opExpand, len(cands), len(cands), start, "not fired: "+exp.Reason+skipNotes+graphNote)
 		return cands, nil
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Score > all[j].Score })
+	all = rankPaths(g, all, fromQuery, read)
 	if len(all) > e.Limit {
 		all = all[:e.Limit]
 	}
 	exp.Fired = true
 	exp.Reason = fmt.Sprintf("%d anchor(s) found: %s%s", len(anchorNames), strings.Join(anchorNames, ", "), bound)
-	out, err := x.boost(ctx, cands, all)
+	out, err := x.boost(ctx, cands, all, fromQuery)
 	if err != nil {
 		return nil, err
 	}
 	x.report(opExpand, len(cands), len(out), start,
-		fmt.Sprintf("fired on %s; %d path(s)%s%s", strings.Join(anchorNames, ", "), len(all), bound, graphNote))
+		fmt.Sprintf("fired on %s; %d path(s)%s%s%s", strings.Join(anchorNames, ", "), len(all), bound, skipNotes, graphNote))
 	return out, nil
+}
+
+// skipNote describes a mention the linker skipped.
+func skipNote(s graph.Skip) string {
+	switch s.Reason {
+	case graph.SkipNested:
+		return fmt.Sprintf("%s (nested in %s)", s.Mention, s.By)
+	case graph.SkipOverlap:
+		return fmt.Sprintf("%s (overlaps %s)", s.Mention, s.By)
+	}
+	return fmt.Sprintf("%s (one character)", s.Mention)
+}
+
+// rankPaths orders the paths of all metapaths: first by how many of the
+// query's own anchors a path joins (a chain between two entities the
+// query names answers it, however low its degree product: seed 001's
+// 长期忧虑 -> ... -> 失眠多梦 at four hops), then by how many of its other
+// entities the texts read for anchors (the query and the top chunks, in
+// lower case) name, then by score (the degree product), then by how much
+// the graph says about the entities it passes through (graph.Degree,
+// summed over its nodes after the first: of two chains of equal degree
+// product, the one through established entities), then as Expand
+// returned them.
+func rankPaths(g *graph.Graph, paths []graph.Path, fromQuery map[graph.NodeID]bool, read []string) []graph.Path {
+	type ranked struct {
+		path                   graph.Path
+		joins, named, attested int
+	}
+	rs := make([]ranked, len(paths))
+	for i, p := range paths {
+		r := ranked{path: p}
+		for k, n := range p.Nodes {
+			if k > 0 {
+				r.attested += g.Degree(n.ID)
+			}
+			switch {
+			case fromQuery[n.ID]:
+				r.joins++
+			case utf8.RuneCountInString(n.Name) > 1 && slices.ContainsFunc(read, func(t string) bool { return strings.Contains(t, strings.ToLower(n.Name)) }):
+				r.named++
+			}
+		}
+		rs[i] = r
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(b.joins, a.joins), cmp.Compare(b.named, a.named),
+			cmp.Compare(b.path.Score, a.path.Score), cmp.Compare(b.attested, a.attested))
+	})
+	out := make([]graph.Path, len(rs))
+	for i, r := range rs {
+		out[i] = r.path
+	}
+	return out
 }
 
 // namesMetapathEntity reports whether text names an entity of any type on
@@ -146,11 +222,14 @@ func namesMetapathEntity(ctx context.Context, g *graph.Graph, m *graph.Metapath,
 }
 
 // boost adds path candidates and lifts chunks that mention path entities.
-func (x *execution) boost(ctx context.Context, cands []*candidate, paths []graph.Path) ([]*candidate, error) {
+// Path text is in the query's language: Chinese when the query has a Han
+// character.
+func (x *execution) boost(ctx context.Context, cands []*candidate, paths []graph.Path, fromQuery map[graph.NodeID]bool) ([]*candidate, error) {
 	names := map[string]bool{}
+	chinese := strings.IndexFunc(x.p.Query.Text, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
 	x.res.Expansion.Paths = make([]Path, 0, len(paths))
 	for _, gp := range paths {
-		p := Path{Text: gp.Text(), Score: gp.Score, Relations: gp.Relations, Reverse: gp.Reverse}
+		p := Path{Text: gp.TextIn(chinese), Score: gp.Score, Relations: gp.Relations, Reverse: gp.Reverse}
 		for _, n := range gp.Nodes {
 			p.Nodes = append(p.Nodes, n.Name)
 			p.Types = append(p.Types, n.Type)
@@ -158,14 +237,24 @@ func (x *execution) boost(ctx context.Context, cands []*candidate, paths []graph
 		}
 		x.res.Expansion.Paths = append(x.res.Expansion.Paths, p)
 	}
-	for i := range x.res.Expansion.Paths {
-		cands = append(cands, &candidate{Fused: Fused{Ord: uint64(i + 1)}, path: &x.res.Expansion.Paths[i]})
+	var fused []float64 // the chunks' fused scores, best first
+	for _, c := range cands {
+		fused = append(fused, c.Score)
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(fused)))
+	for i, gp := range paths {
+		joins := 0
+		for _, n := range gp.Nodes {
+			if fromQuery[n.ID] {
+				joins++
+			}
+		}
+		cands = append(cands, &candidate{Fused: Fused{Ord: uint64(i + 1), Score: pathScore(i, joins >= 2, fused)},
+			path: &x.res.Expansion.Paths[i], named: joins > 0})
 	}
 	best := 0.0
-	for _, c := range cands {
-		if c.path == nil && c.Score > best {
-			best = c.Score
-		}
+	if len(fused) > 0 {
+		best = fused[0]
 	}
 	for i, c := range cands {
 		if i%checkEvery == 0 && ctx.Err() != nil {
@@ -187,4 +276,22 @@ func (x *execution) boost(ctx context.Context, cands []*candidate, paths []graph
 	}
 	sortCandidates(cands)
 	return cands, nil
+}
+
+// pathScore is the fused score of the path ranked i-th (from 0, after
+// rankPaths): that of the i-th fused chunk, or of the best chunk for a
+// path that joins two of the query's anchors. Paths and chunks thus
+// alternate in a ranked list (a path first at equal score: its ordinal
+// is lower), so that paths reach LIMIT without PACK however many chunks
+// match, and a chain between the query's entities sits beside the best
+// chunk; graph boosts then lift the chunks that name path entities. On a
+// store without chunks the i-th path scores 1/(i+1), a joining one 1.
+func pathScore(i int, joins bool, fused []float64) float64 {
+	if joins {
+		i = 0
+	}
+	if len(fused) == 0 {
+		return 1 / float64(i+1)
+	}
+	return fused[min(i, len(fused)-1)]
 }

@@ -82,7 +82,9 @@ const (
 // PACK, a ranked list keeps every BM25 hit and every chunk that holds a
 // topic unit. Nothing is relevant when the store knows less than onTopic
 // of the topic's weight ("how to adjust bicycle brakes" in a clinical
-// store).
+// store), except a graph path from an entity the query names: the query
+// asks about that entity, though no chunk may hold its words (a store of
+// the TCM graph alone).
 //
 // With WHERE patient = "..." on every arm, the record is the haystack and
 // the question is about that patient. A generic question, one whose topic
@@ -122,6 +124,8 @@ func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate
 	}
 	relevant := func(c *candidate) bool {
 		switch {
+		case c.named:
+			return true
 		case !onTopicQuery:
 			return false
 		case x.p.Pack == nil: // a ranked list keeps every real hit
@@ -264,6 +268,14 @@ func (c *candidate) signals() string {
 	return strings.Join(s, "; ")
 }
 
+// offTopic says why no chunk is relevant to a query that is not on topic.
+func offTopic(q clinical.Question, t *topic) string {
+	if t.total == 0 {
+		return "the question has no topic to search for (only question words) and no patient filter to read a record by"
+	}
+	return fmt.Sprintf("the store does not know most of %q (it knows %.0f%% of the topic's weight)", q.Topic, 100*t.known/t.total)
+}
+
 // relevanceNote says what the relevance stage decided.
 func relevanceNote(rel *Relevance, q clinical.Question, t *topic, onTopicQuery bool, found int) string {
 	switch rel.Mode {
@@ -278,16 +290,16 @@ func relevanceNote(rel *Relevance, q clinical.Question, t *topic, onTopicQuery b
 		return fmt.Sprintf("%s: every chunk of the patient's record is evidence, %d matched the topic first", why, found)
 	case ModeQuery:
 		s := fmt.Sprintf("%d candidate(s) hold evidence %.2g or more for the topic %s", rel.Relevant, rel.Floor, strings.Join(t.names(), " "))
+		if !onTopicQuery {
+			s = fmt.Sprintf("%d graph path(s) from entities the query names; no chunk is relevant (%s)", rel.Relevant, offTopic(q, t))
+		}
 		if rel.Context > 0 {
 			s += fmt.Sprintf("; %d more of the patient's record may fill the room left, as context", rel.Context)
 		}
 		return s
 	}
-	switch {
-	case t.total == 0:
-		return "nothing relevant: the question has no topic to search for (only question words) and no patient filter to read a record by"
-	case !onTopicQuery:
-		return fmt.Sprintf("nothing relevant: the store does not know most of %q (it knows %.0f%% of the topic's weight)", q.Topic, 100*t.known/t.total)
+	if !onTopicQuery {
+		return "nothing relevant: " + offTopic(q, t)
 	}
 	return fmt.Sprintf("nothing relevant: no candidate holds evidence %.2g for the topic %s", rel.Floor, strings.Join(t.names(), " "))
 }
