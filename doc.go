@@ -19,7 +19,7 @@
 // negative ChunkTokens is an error, not the default), and the package
 // reads no environment variable: the medkb command reads
 // $MEDKB_EMBED_URL and the API keys and passes them as
-// Options.EmbedServer.
+// Options.EmbedServer, and $MEDKB_RERANK_URL as Options.Reranker.
 //
 // A DB wires the parts explicitly: the bbolt store (system of record), the
 // BM25 index and the vector slab derived from it, the knowledge graph built
@@ -119,6 +119,19 @@
 // error, a bad document). Client, from Connect or Dial, has DB's method
 // set, so the medkb command holds either behind one interface, and its
 // *RemoteError maps the code back for errors.Is.
+//
+// # Model hooks
+//
+// Models medkb does not ship run as servers, reached through hooks with a
+// timeout (DefaultHookTimeout) and errors that name the endpoint and
+// what went wrong (unreachable, no answer in time, an error status, a
+// malformed reply). Options.Reranker serves the RERANK clause;
+// HTTPReranker calls the rerank API TEI, Jina and Cohere share, and the
+// medkb command sets one from $MEDKB_RERANK_URL. A DB without one fails
+// a statement with RERANK (planner.ErrNoReranker) but explains it.
+// StanceJudge asks an OpenAI-compatible chat server to label a Result's
+// items supports, contradicts or irrelevant for a claim, the map
+// Result.Weigh takes; its prompt is in docs/stance.md.
 //
 // # Caveats
 //

@@ -56,6 +56,11 @@ type Options struct {
 	// ingest --quantize int8`), so later opens follow it; the vectors on
 	// disk are float32 either way.
 	Quantize string
+	// Reranker serves RERANK (docs/query-language.md): nil fails a
+	// statement with RERANK. HTTPReranker calls a TEI, Jina or Cohere
+	// rerank server; the medkb command sets one when $MEDKB_RERANK_URL
+	// is set.
+	Reranker Reranker
 }
 
 // The values of Options.Quantize.

@@ -122,6 +122,9 @@ type Provenance struct {
 	// Coverage the share of the question's topic its text holds.
 	Relevance float64 `json:"relevance"`
 	Coverage  float64 `json:"coverage"`
+	// Rerank is the reranker's score (RERANK); nil when it did not score
+	// the item: no RERANK, a graph path, or beyond RERANK's top.
+	Rerank *float64 `json:"rerank,omitempty"`
 	// Context: not found for the question but part of the patient's
 	// record, packed into room the relevant evidence left.
 	Context bool `json:"context,omitempty"`
@@ -315,7 +318,7 @@ func newItem(it planner.Item) Item {
 		Why: it.Why, Reliability: it.Reliability, Other: it.Other, Text: it.Text,
 		Provenance: Provenance{BM25: (*ArmScore)(pv.BM25), Vector: (*ArmScore)(pv.Vector), Fused: pv.Fused,
 			Votes: pv.Votes, Boost: pv.Boost, Path: (*Path)(pv.Path), Relevance: pv.Relevance,
-			Coverage: pv.Coverage, Context: pv.Context, Outlier: pv.Outlier, OutlierReason: pv.OutlierReason}}
+			Coverage: pv.Coverage, Rerank: pv.Rerank, Context: pv.Context, Outlier: pv.Outlier, OutlierReason: pv.OutlierReason}}
 }
 
 func newGate(g *planner.Gate) *Gate {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/medkb/medkb/dsl"
 	"github.com/medkb/medkb/graph"
+	"github.com/medkb/medkb/planner"
 	"github.com/medkb/medkb/store"
 )
 
@@ -76,7 +77,7 @@ func errorOf(err error) (int, errorObject) {
 		obj.Code, obj.Index, obj.ID = "bad_document", &doc.Index, doc.ID
 		return http.StatusBadRequest, obj
 	case errors.As(err, &bad), errors.Is(err, graph.ErrBadInput), errors.Is(err, store.ErrReadOnly),
-		errors.Is(err, store.ErrBackupDest):
+		errors.Is(err, store.ErrBackupDest), errors.Is(err, planner.ErrNoReranker):
 		obj.Code = "bad_request"
 		return http.StatusBadRequest, obj
 	}

@@ -42,7 +42,7 @@ type Tally struct {
 // record, a graph path) has reliability 0 and weighs nothing: it is
 // listed in Unweighable when labelled for a side. A label for an id that
 // is not an item, an unknown stance or a margin outside [0, 1) is an
-// error.
+// error. StanceJudge gets stances from a chat model (docs/stance.md).
 func (r *Result) Weigh(stances map[string]string, margin float64) (Tally, error) {
 	byID := make(map[string]Item, len(r.Items))
 	for _, it := range r.Items {

@@ -16,6 +16,7 @@ type Statement struct {
 	Gate     *GateClause
 	Fuse     *FuseClause
 	Expand   *ExpandClause
+	Rerank   *RerankClause
 	Pack     *PackClause
 	Limit    *LimitClause
 
@@ -117,6 +118,13 @@ type ExpandClause struct {
 	Hops      *Num
 	Limit     *Num
 	When      *Num // WHEN entities >= When
+}
+
+// RerankClause is RERANK [top N]: the top N candidates go to the
+// configured reranker.
+type RerankClause struct {
+	Pos Pos
+	Top *Num
 }
 
 // PackClause is the packer with its options; an option not given is nil.

@@ -77,6 +77,9 @@ func (s *Statement) slots() []slot {
 	if e := s.Expand; e != nil {
 		addNum(e.Hops, e.Limit, e.When)
 	}
+	if r := s.Rerank; r != nil {
+		addNum(r.Top)
+	}
 	if p := s.Pack; p != nil {
 		addNum(p.Budget, p.Kmin)
 		if p.Weights != nil {

@@ -48,6 +48,9 @@ func build(text source, g *grammar.Statement) (*Statement, *Error) {
 	if g.Expand != nil {
 		s.Expand = buildExpand(g.Expand)
 	}
+	if g.Rerank != nil {
+		s.Rerank = &RerankClause{Pos: pos(g.Rerank.Pos), Top: optNum(g.Rerank.Top)}
+	}
 	if g.Pack != nil {
 		p, err := buildPack(text, g.Pack)
 		if err != nil {

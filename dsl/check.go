@@ -24,7 +24,7 @@ func Check(s *Statement) (*Query, error) {
 		return nil, err
 	}
 	c.q.Bindings = bound
-	steps := []func(*Statement) *Error{c.retrieve, c.using, c.where, c.gate, c.fuse, c.expand, c.pack, c.limit}
+	steps := []func(*Statement) *Error{c.retrieve, c.using, c.where, c.gate, c.fuse, c.expand, c.rerank, c.pack, c.limit}
 	for _, step := range steps {
 		if err := step(s); err != nil {
 			return nil, err
@@ -225,6 +225,21 @@ func (c *checker) expand(s *Statement) *Error {
 		return err
 	}
 	c.q.Expand = x
+	return nil
+}
+
+// rerank reads RERANK's top; which reranker runs is the store's or the
+// process's (never the statement's), so nothing else is checked here.
+func (c *checker) rerank(s *Statement) *Error {
+	r := s.Rerank
+	if r == nil {
+		return nil
+	}
+	top, err := c.whole(r.Top, spec{name: "RERANK top", lo: 1, hi: maxRerankTop, def: defaultRerankTop, key: ParamRerankTop})
+	if err != nil {
+		return err
+	}
+	c.q.Rerank = &Rerank{Top: top}
 	return nil
 }
 

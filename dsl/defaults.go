@@ -21,6 +21,7 @@ const (
 	defaultHops        = 2
 	defaultExpandLimit = 20
 	defaultMinEntities = 1
+	defaultRerankTop   = 20 // candidates sent to the reranker
 	// PACK's defaults are the packer's own (planner/pack, DefaultParams):
 	// the language names them but does not restate them.
 	defaultKmin        = pack.DefaultKmin
@@ -44,6 +45,9 @@ const (
 	// becomes a candidate that is embedded, costed and packed.
 	maxMetapaths   = 32
 	maxExpandLimit = 1000
+	// maxRerankTop bounds one rerank request: every candidate's text
+	// goes to the reranker in one body.
+	maxRerankTop = 1000
 )
 
 // defaultWeights are the packer's tier weights for T1..T4, the paper's

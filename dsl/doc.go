@@ -9,6 +9,7 @@
 //	WHERE tier IN (T1, T2) AND time >= "2018" AND meta.科室 = "心内科"
 //	FUSE rrf(k=60)
 //	EXPAND metapath "Disease -has_symptom-> Symptom" HOPS 2 LIMIT 20 WHEN entities >= 1
+//	RERANK top 20
 //	PACK budget 512 kmin 1 weights (2.5, 2.5, 1, 1) lambda 0.02 epsilon 0 floor 0.5 reliability 0 strategy ebm now "2026-01-01"
 //	LIMIT 10
 //
@@ -34,7 +35,9 @@
 // (default 50, both arms when USING is absent); FUSE rrf k > 0 (60),
 // weighted alpha 0..1 (0.5), docvote m 1..1000 (5), rrf(k=60) when FUSE is
 // absent; EXPAND at most 32 metapaths, HOPS 1..6 (2), EXPAND LIMIT
-// 1..1000 (20), WHEN entities >= 0..1000 (1); PACK budget 1..1000000
+// 1..1000 (20), WHEN entities >= 0..1000 (1); RERANK top 1..1000 (20;
+// which reranker runs is the store's or the process's, never the
+// statement's); PACK budget 1..1000000
 // (required), kmin 0..100 (1), weights four numbers above 0 that never
 // increase from T1 to T4 ((2.5, 2.5, 1, 1)), lambda >= 0 per year
 // (0.02), epsilon 0..1 (0), floor 0..1 (0.5; the similarity floor, Sim =

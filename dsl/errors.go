@@ -21,7 +21,7 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Column) }
 // Error is a syntax or static-check error positioned on the offending
 // token. Its Error method renders the message, the source line and a caret:
 //
-//	2:9: unexpected token "FUZE"; expected FUSE, EXPAND, PACK, LIMIT or end of statement (did you mean FUSE?)
+//	2:9: unexpected token "FUZE"; expected FUSE, EXPAND, RERANK, PACK, LIMIT or end of statement (did you mean FUSE?)
 //	  FUZE rrf(k=60)
 //	  ^
 type Error struct {

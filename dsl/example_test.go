@@ -43,7 +43,7 @@ func ExampleError() {
 	_, err := dsl.Parse("RETRIEVE \"x\"\n  FUZE rrf(k=60)")
 	fmt.Println(err)
 	// Output:
-	// 2:3: unexpected token "FUZE"; expected USING, WHERE, GATE, FUSE, EXPAND, PACK, LIMIT or end of statement (did you mean FUSE?)
+	// 2:3: unexpected token "FUZE"; expected USING, WHERE, GATE, FUSE, EXPAND, RERANK, PACK, LIMIT or end of statement (did you mean FUSE?)
 	//   FUZE rrf(k=60)
 	//   ^
 }

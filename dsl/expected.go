@@ -118,7 +118,7 @@ func shorten(lit string) string {
 
 // clauseOrder lists the clauses in pipeline order.
 func clauseOrder() []string {
-	return []string{"EXPLAIN", "RETRIEVE", "USING", "WHERE", "GATE", "FUSE", "EXPAND", "PACK", "LIMIT"}
+	return []string{"EXPLAIN", "RETRIEVE", "USING", "WHERE", "GATE", "FUSE", "EXPAND", "RERANK", "PACK", "LIMIT"}
 }
 
 // hint explains an unexpected name when it can.
@@ -202,6 +202,9 @@ func presentClauses(s *grammar.Statement) []clauseAt {
 	}
 	if s.Expand != nil {
 		out = append(out, clauseAt{"EXPAND", pos(s.Expand.Pos)})
+	}
+	if s.Rerank != nil {
+		out = append(out, clauseAt{"RERANK", pos(s.Rerank.Pos)})
 	}
 	if s.Pack != nil {
 		out = append(out, clauseAt{"PACK", pos(s.Pack.Pos)})

@@ -152,7 +152,7 @@ func TestCRLF(t *testing.T) {
 		t.Fatalf("got %v, %v", s, err)
 	}
 	_, err = Parse("RETRIEVE \"x\"\r\nFUZE rrf\r\n")
-	want := "2:1: unexpected token \"FUZE\"; expected USING, WHERE, GATE, FUSE, EXPAND, PACK, LIMIT or end of statement (did you mean FUSE?)\n  FUZE rrf\n  ^"
+	want := "2:1: unexpected token \"FUZE\"; expected USING, WHERE, GATE, FUSE, EXPAND, RERANK, PACK, LIMIT or end of statement (did you mean FUSE?)\n  FUZE rrf\n  ^"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}

@@ -58,6 +58,13 @@ func (s *Statement) String() string {
 	if e := s.Expand; e != nil {
 		add(printExpand(e)...)
 	}
+	if r := s.Rerank; r != nil {
+		if r.Top != nil {
+			add("RERANK", "top", r.Top.written())
+		} else {
+			add("RERANK")
+		}
+	}
 	if p := s.Pack; p != nil {
 		add(printPack(p)...)
 	}

@@ -32,6 +32,7 @@ type Query struct {
 	Gate   *Gate // nil without GATE
 	Fuse   Fuse
 	Expand *Expand // nil without EXPAND
+	Rerank *Rerank // nil without RERANK
 	Pack   *Pack   // nil without PACK
 
 	// Limit caps the results; 0 means no cap (the default with PACK,
@@ -118,6 +119,13 @@ type Metapath struct {
 	Pos  Pos
 }
 
+// Rerank sends the text of the Top candidates, with the query text, to
+// the reranker the store or process configures, and reorders them by its
+// scores.
+type Rerank struct {
+	Top int
+}
+
 // Pack is the EBM-Pack stage.
 type Pack struct {
 	Budget  int        // tokens
@@ -154,6 +162,7 @@ const (
 	ParamHops        Param = "expand.hops"      // 2
 	ParamExpandLimit Param = "expand.limit"     // 20
 	ParamMinEntities Param = "expand.when"      // 1
+	ParamRerankTop   Param = "rerank.top"       // 20
 	ParamKmin        Param = "pack.kmin"        // 1
 	ParamWeights     Param = "pack.weights"     // (2.5, 2.5, 1, 1)
 	ParamLambda      Param = "pack.lambda"      // 0.02 per year
@@ -199,6 +208,9 @@ func (q *Query) String() string {
 	}
 	line("fuse", "%s", q.describeFuse())
 	line("expand", "%s", q.describeExpand())
+	if r := q.Rerank; r != nil {
+		line("rerank", "top=%d%s", r.Top, q.mark(ParamRerankTop))
+	}
 	line("pack", "%s", q.describePack())
 	limit := strconv.Itoa(q.Limit)
 	if q.Limit == 0 {

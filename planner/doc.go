@@ -82,6 +82,19 @@
 // "Relevance"). Across the store kmin defaults to 0
 // (RuleStoreKmin): the tier quota guarantees one record's tiers.
 //
+// RERANK (rerank.go) then sends the text of the first top chunks, with
+// the query text, to Env.Reranker (a cross-encoder server, configured per
+// store or process; without one a statement with RERANK fails with
+// ErrNoReranker, though EXPLAIN still shows its plan) and puts them
+// first in descending rerank score, ties in their earlier order; graph
+// paths (sentences the linker wrote, not text a reranker was trained on)
+// and the chunks beyond top follow in their earlier order. Each
+// reranked item keeps its score (Provenance.Rerank). The order is what a
+// ranked list without PACK returns and what PACK reads as the input order
+// (pack.Candidate.Rank: the fifo baseline's order, the last tie-breaker);
+// EBM-Pack still chooses by its utility, whose relevance is the
+// relevance stage's, and Dedup keeps the copy of the best fused score.
+//
 // Dedup (dedup.go, package internal/dedup) then clears the candidates
 // that reach PACK of near-duplicates: copy-forward text (one troponin
 // line in three notes took 57 % of a budget) is packed once. Two

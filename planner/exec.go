@@ -35,7 +35,10 @@ type Env struct {
 	// VectorWeight is the vector arm's weight in RRF (BM25 weighs 1);
 	// zero means 1. See embed.FusionWeight.
 	VectorWeight float64
-	Clock        func() time.Time // nil means time.Now
+	// Reranker serves RERANK; nil fails a statement with RERANK
+	// (ErrNoReranker) unless it is only explained.
+	Reranker Reranker
+	Clock    func() time.Time // nil means time.Now
 }
 
 // maxFetch bounds what one arm retrieves, over-fetching included.
@@ -108,6 +111,8 @@ type candidate struct {
 	// the rest of a patient's record, which PACK uses for room left over.
 	coverage, conceptCoverage, evidence, rel float64
 	context                                  bool
+	// rerank is the reranker's score, nil when RERANK did not score it.
+	rerank *float64
 }
 
 func (c *candidate) id() string {
@@ -171,6 +176,9 @@ func (p *Plan) Execute(ctx context.Context, env *Env) (*Result, error) {
 }
 
 func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error) {
+	if p.Rerank != nil && env.Reranker == nil {
+		return nil, ErrNoReranker
+	}
 	x := &execution{p: p, env: env, clock: clk, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []Source{},
 		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}},
 		question: clinical.ReadQuestion(p.Query.Text, p.onePatient())}
@@ -205,6 +213,11 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 	cands, err = x.judge(ctx, cands)
 	if err = clk.check(ctx, StageRelevance, err); err != nil {
 		return nil, err
+	}
+	if p.Rerank != nil {
+		if cands, err = x.rerank(ctx, cands); err != nil {
+			return nil, clk.check(ctx, StageRerank, err)
+		}
 	}
 	if p.Pack != nil {
 		if err := clk.check(ctx, StagePacking, x.pack(ctx, x.dedup(cands))); err != nil {

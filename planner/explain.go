@@ -18,7 +18,9 @@ const (
 	opExpand = "Expand"
 	// opRelevance is the relevance stage (judge), between Expand and Pack.
 	opRelevance = "Relevance"
-	opFuse      = "Fuse"
+	// opRerank is the reranker (RERANK), between Relevance and Dedup.
+	opRerank = "Rerank"
+	opFuse   = "Fuse"
 	// opGate is the completeness gate, before retrieval.
 	opGate   = "Gate"
 	opBM25   = "Retrieve bm25"
@@ -76,6 +78,10 @@ func (p *Plan) Explain(reports []OpReport) string {
 	}
 	if p.Pack != nil {
 		add(opDedup, dedupExplain())
+	}
+	if r := p.Rerank; r != nil {
+		add(opRerank, fmt.Sprintf("Rerank top=%s (the top chunks' text to the configured reranker; reranked first by its score, then graph paths and the rest in order)",
+			mark(dsl.ParamRerankTop, fmt.Sprint(r.Top))))
 	}
 	add(opRelevance, fmt.Sprintf("Relevance evidence>=%g on-topic>=%g (coverage of the topic by idf, cosine x%g, graph)",
 		minEvidence, onTopic, p.Fuse.VectorWeight))

@@ -327,7 +327,7 @@ func (x *execution) item(c *candidate, state, text string, utility, density floa
 	it := Item{ID: c.id(), Tier: c.tier().String(), State: state, Text: text, Score: c.Score + c.boost,
 		Utility: utility, Density: density, Why: why, day: c.day(),
 		Provenance: Provenance{BM25: c.BM25, Vector: c.Vector, Fused: c.Score, Votes: c.Votes, Boost: c.boost, Path: c.path,
-			Relevance: c.rel, Coverage: c.coverage, Context: c.context}}
+			Relevance: c.rel, Coverage: c.coverage, Rerank: c.rerank, Context: c.context}}
 	it.Provenance.OutlierReason, it.Provenance.Outlier = x.outliers[c]
 
 	if c.path != nil {

@@ -20,6 +20,7 @@ type Plan struct {
 	Gate   *GateNode // nil without GATE
 	Fuse   FuseNode
 	Expand *ExpandNode
+	Rerank *RerankNode // nil without RERANK
 	Pack   *PackNode
 	Limit  int // 0: no limit
 	// Rules lists the rewrite rules that fired while planning, in order.
@@ -162,6 +163,9 @@ func Build(q *dsl.Query, b Binding) (*Plan, error) {
 			return nil, err
 		}
 		p.Expand = e
+	}
+	if q.Rerank != nil {
+		p.Rerank = &RerankNode{Top: q.Rerank.Top}
 	}
 	if q.Pack != nil {
 		n := bindPack(q)

@@ -111,6 +111,9 @@ type Provenance struct {
 	// Relevance, the stage).
 	Relevance float64 `json:"relevance"`
 	Coverage  float64 `json:"coverage"`
+	// Rerank is the reranker's score (RERANK); nil when it did not score
+	// the item (no RERANK, a graph path, or beyond RERANK's top).
+	Rerank *float64 `json:"rerank,omitempty"`
 	// Context: not found for the question, but part of the patient's
 	// record, packed into room the relevant evidence left.
 	Context bool `json:"context,omitempty"`

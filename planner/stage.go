@@ -18,6 +18,7 @@ const (
 	StageLoading    = "candidate loading"
 	StageExpansion  = "graph expansion"
 	StageRelevance  = "relevance"
+	StageRerank     = "reranking"
 	StagePacking    = "packing"
 	StageAssembling = "context assembly"
 )

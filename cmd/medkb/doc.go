@@ -51,5 +51,8 @@
 // it with its first document; every command after that recreates it from
 // the store, served at $MEDKB_EMBED_URL (embedServer), the library
 // reading no environment itself. A store whose server is not set still
-// opens: only what embeds fails, and run adds the hint to set it.
+// opens: only what embeds fails, and run adds the hint to set it. The
+// reranker of RERANK is the process's, likewise from the environment:
+// $MEDKB_RERANK_URL, $MEDKB_RERANK_MODEL, $MEDKB_RERANK_API_KEY
+// (reranker).
 package main

@@ -75,6 +75,9 @@ func provenance(it medkb.Item) string {
 	if it.Provenance.Boost > 0 {
 		p = append(p, fmt.Sprintf("graph boost +%.4f", it.Provenance.Boost))
 	}
+	if r := it.Provenance.Rerank; r != nil {
+		p = append(p, fmt.Sprintf("rerank %.3f", *r))
+	}
 	if it.Provenance.Context {
 		p = append(p, "record context")
 	} else if it.Provenance.Relevance > 0 {

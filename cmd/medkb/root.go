@@ -86,7 +86,19 @@ func (e *env) storeFlags(c *cobra.Command) *cobra.Command {
 
 // options are the medkb.Options of the store flags and the environment.
 func (e *env) options(readOnly bool) *medkb.Options {
-	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, Embedder: e.embedder, EmbedServer: embedServer(), Quantize: e.quantize}
+	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, Embedder: e.embedder, EmbedServer: embedServer(), Quantize: e.quantize,
+		Reranker: reranker()}
+}
+
+// reranker is the reranker RERANK calls, served at $MEDKB_RERANK_URL
+// (optionally $MEDKB_RERANK_MODEL and $MEDKB_RERANK_API_KEY); nil when
+// that is not set, so that a statement with RERANK fails.
+func reranker() medkb.Reranker {
+	url := os.Getenv("MEDKB_RERANK_URL")
+	if url == "" {
+		return nil
+	}
+	return &medkb.HTTPReranker{URL: url, Model: os.Getenv("MEDKB_RERANK_MODEL"), APIKey: os.Getenv("MEDKB_RERANK_API_KEY")}
 }
 
 // embedServer says where an OpenAI-compatible embedder is served: the

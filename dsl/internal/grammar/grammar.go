@@ -16,6 +16,7 @@ type Statement struct {
 	Gate      *Gate     `parser:"@@?"`
 	Fuse      *Fuse     `parser:"@@?"`
 	Expand    *Expand   `parser:"@@?"`
+	Rerank    *Rerank   `parser:"@@?"`
 	Pack      *Pack     `parser:"@@?"`
 	Limit     *Limit    `parser:"@@?"`
 	Semicolon bool      `parser:"@';'?"`
@@ -170,6 +171,13 @@ type Expand struct {
 	Hops      *Number    `parser:"('HOPS' @@)?"`
 	Limit     *Number    `parser:"('LIMIT' @@)?"`
 	When      *Number    `parser:"('WHEN' 'entities' '>=' @@)?"`
+}
+
+// Rerank sends the top candidates to the configured reranker; top is
+// how many.
+type Rerank struct {
+	Pos lexer.Position
+	Top *Number `parser:"'RERANK' ('top' @@)?"`
 }
 
 // Pack is the packer with options in any order; duplicates are rejected

@@ -89,6 +89,7 @@ var words = slices.Concat([]string{
 	"GATE", "theta1", "theta2",
 	"FUSE", "rrf", "weighted", "docvote", "alpha", "auto", "m", "votes", "both",
 	"EXPAND", "metapath", "HOPS", "WHEN", "entities",
+	"RERANK", "top",
 	"PACK", "budget", "kmin", "weights", "lambda", "epsilon", "floor", "reliability", "strategy",
 }, pack.StrategyNames(), []string{"now", "LIMIT"})
 
