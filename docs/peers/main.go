@@ -4,7 +4,7 @@
 // prints one table (see README.md).
 //
 //	peers gen   -dir D -n 100000 -dim 384 -queries 200 -seed 1
-//	peers run   -dir D -engine medkb|chromem -rounds 3
+//	peers run   -dir D -engine medkb|chromem -rounds 2
 //	peers table -in results.jsonl
 package main
 
@@ -46,7 +46,7 @@ func main() {
 		err = gen(*dir, *n, *dim, *nq, *seed)
 	case "run":
 		engine := fs.String("engine", "medkb", "medkb or chromem")
-		rounds := fs.Int("rounds", 3, "timed passes over the queries (after one warm-up pass)")
+		rounds := fs.Int("rounds", 2, "timed passes over the queries (after one warm-up pass)")
 		fs.Parse(os.Args[2:])
 		err = run(*dir, *engine, *rounds)
 	case "table":
@@ -324,6 +324,12 @@ func quantile(xs []float64, q float64) float64 {
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
+// table prints one line per engine and thread setting, over all the runs
+// in the input (a run ends where an engine's line repeats): the median of
+// the runs' medians and of their p99s, each run's median, the lowest
+// recall, and the ratio to medkb on one core and on all cores, taken run by
+// run (this engine's median over medkb's in the same run) and then the
+// median of those ratios, so that load that changes between runs cancels.
 func table(in string) error {
 	var r io.Reader = os.Stdin
 	if in != "-" {
@@ -334,7 +340,13 @@ func table(in string) error {
 		defer f.Close()
 		r = f
 	}
-	var rows []Result
+	type row struct {
+		engine, threads string
+		medians, p99s   []float64
+		recall          float64
+	}
+	var rows []*row
+	byKey := map[string]*row{}
 	dec := json.NewDecoder(r)
 	for {
 		var x Result
@@ -343,29 +355,42 @@ func table(in string) error {
 		} else if err != nil {
 			return err
 		}
-		rows = append(rows, x)
+		key := x.Engine + "|" + x.Threads
+		w := byKey[key]
+		if w == nil {
+			w = &row{engine: x.Engine, threads: x.Threads, recall: 1}
+			byKey[key] = w
+			rows = append(rows, w)
+		}
+		w.medians = append(w.medians, x.MedianMS)
+		w.p99s = append(w.p99s, x.P99MS)
+		w.recall = min(w.recall, x.Recall)
 	}
 	// The baselines: medkb on one core and on all of them.
-	var one, all float64
-	for _, x := range rows {
-		if x.Engine == "medkb" && x.Threads == "GOMAXPROCS=1" {
-			one = x.MedianMS
-		} else if x.Engine == "medkb" {
-			all = x.MedianMS
+	var one, all *row
+	for _, w := range rows {
+		if w.engine == "medkb" && w.threads == "GOMAXPROCS=1" {
+			one = w
+		} else if w.engine == "medkb" {
+			all = w
 		}
 	}
-	ratio := func(x, base float64) string {
-		if base == 0 {
+	ratio := func(w, base *row) string {
+		if base == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%.1fx", x/base)
+		var rs []float64
+		for i := range min(len(w.medians), len(base.medians)) {
+			rs = append(rs, w.medians[i]/base.medians[i])
+		}
+		return fmt.Sprintf("%.1fx", quantile(rs, 0.5))
 	}
-	fmt.Printf("%-13s %-28s %9s %9s %-24s %9s %10s %10s\n",
-		"engine", "threads", "median ms", "p99 ms", "round medians ms", "recall@10", "/ medkb 1", "/ medkb all")
-	for _, x := range rows {
-		meds := fmt.Sprint(x.RoundMedians)
-		fmt.Printf("%-13s %-28s %9.2f %9.2f %-24s %9.3f %10s %10s\n",
-			x.Engine, x.Threads, x.MedianMS, x.P99MS, meds, x.Recall, ratio(x.MedianMS, one), ratio(x.MedianMS, all))
+	fmt.Printf("%-13s %-28s %9s %9s %-26s %9s %10s %10s\n",
+		"engine", "threads", "median ms", "p99 ms", "medians of the runs", "recall@10", "/ medkb 1", "/ medkb all")
+	for _, w := range rows {
+		fmt.Printf("%-13s %-28s %9.2f %9.2f %-26s %9.3f %10s %10s\n",
+			w.engine, w.threads, quantile(w.medians, 0.5), quantile(w.p99s, 0.5), fmt.Sprint(w.medians),
+			w.recall, ratio(w, one), ratio(w, all))
 	}
 	return nil
 }

@@ -1,14 +1,14 @@
 // Times hnswlib-node's BruteforceSearch on the vectors written by
 // `peers gen` and prints one JSON line shaped like `peers run`'s.
 //
-//   node peers.mjs DIR [ROUNDS]
+//   node peers.mjs DIR [ROUNDS]   (ROUNDS default 2)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import hnswlib from 'hnswlib-node';
 
 const K = 10;
 const dir = process.argv[2] ?? 'peers-data';
-const rounds = Number(process.argv[3] ?? 3);
+const rounds = Number(process.argv[3] ?? 2);
 
 // vectors.bin: "MKBPEERS", n, dim, queries (uint32 LE), 4 zero bytes, then
 // n*dim and queries*dim float32 LE.

@@ -4,13 +4,16 @@
 #
 #   bash docs/peers/run.sh [N] [DIM] [QUERIES]     (defaults 100000 384 200)
 #
-# ROUNDS (default 3) timed passes over the queries per engine, after one
-# warm-up pass. PEERS_DATA (default /tmp/medkb-peers-N-DIM-QUERIES) holds
-# the vector file, the ground truth and the Go binary; the vectors are
-# seeded, so the same arguments give the same file.
+# RUNS (default 3) times the four engines are run in turn, each time in a
+# fresh process; ROUNDS (default 2) timed passes over the queries per engine
+# and run, after one warm-up pass. The table gives the median over the runs,
+# so that a burst of load from other work on the machine moves it less.
+# PEERS_DATA (default /tmp/medkb-peers-N-DIM-QUERIES) holds the vector
+# file, the ground truth and the Go binary; the vectors are seeded, so the
+# same arguments give the same file.
 set -euo pipefail
 n=${1:-100000} dim=${2:-384} nq=${3:-200}
-rounds=${ROUNDS:-3}
+runs=${RUNS:-3} rounds=${ROUNDS:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 data=${PEERS_DATA:-${TMPDIR:-/tmp}/medkb-peers-$n-$dim-$nq}
 mkdir -p "$data"
@@ -29,15 +32,18 @@ family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 has() { grep -m1 '^flags' /proc/cpuinfo | grep -qw "$1" && echo yes || echo no; }
 echo "machine: $cpu (cpu family $family), $(nproc) cores; AVX2 $(has avx2), FMA $(has fma), AVX-512 $(has avx512f)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(go version | cut -d' ' -f3), node $(node --version), hnswlib-node $(node -p "require('./node_modules/hnswlib-node/package.json').version")"
-echo "data: $n x $dim unit vectors, $nq queries, top-10, $rounds rounds; recall against a float64 exact scan"
+echo "data: $n x $dim unit vectors, $nq queries, top-10, $runs runs of $rounds rounds; recall against a float64 exact scan"
 echo
 
 results="$data/results.jsonl"
 : > "$results"
-"$data/peers" run -dir "$data" -engine medkb -rounds "$rounds" >> "$results"
-GOMAXPROCS=1 "$data/peers" run -dir "$data" -engine medkb -rounds "$rounds" >> "$results"
-node peers.mjs "$data" "$rounds" >> "$results"
-"$data/peers" run -dir "$data" -engine chromem -rounds "$rounds" >> "$results"
+for run in $(seq "$runs"); do
+  echo "run $run of $runs" >&2
+  "$data/peers" run -dir "$data" -engine medkb -rounds "$rounds" >> "$results"
+  GOMAXPROCS=1 "$data/peers" run -dir "$data" -engine medkb -rounds "$rounds" >> "$results"
+  node peers.mjs "$data" "$rounds" >> "$results"
+  "$data/peers" run -dir "$data" -engine chromem -rounds "$rounds" >> "$results"
+done
 "$data/peers" table -in "$results"
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
