@@ -13,8 +13,10 @@ import (
 
 // loadMedkb loads the vectors into medkb's exact index the way the store
 // does (a slab from the index's own allocator, every slot alive) and
-// searches with no filter.
-func loadMedkb(d *Data) (searcher, error) {
+// searches with no filter: the float32 scan, or with int8 the int8 scan
+// whose best candidates are rescored exactly (the codes are made before
+// timing starts, by one search).
+func loadMedkb(d *Data, int8 bool) (searcher, error) {
 	ix := vector.New(d.Dim)
 	vecs := ix.Floats(len(d.Vecs))
 	copy(vecs, d.Vecs)
@@ -25,8 +27,15 @@ func loadMedkb(d *Data) (searcher, error) {
 	if err := ix.Load(slots, vecs); err != nil {
 		return nil, err
 	}
+	scan := vector.ScanF32
+	if int8 {
+		scan = vector.ScanInt8
+		if _, err := ix.SearchWith(d.Queries[:d.Dim], K, nil, scan); err != nil {
+			return nil, err
+		}
+	}
 	return func(q []float32) []int {
-		hits := ix.Search(q, K, nil)
+		hits, _ := ix.SearchWith(q, K, nil, scan)
 		ids := make([]int, len(hits))
 		for i, h := range hits {
 			ids[i] = int(h.Ord)

@@ -4,7 +4,7 @@
 // prints one table (see README.md).
 //
 //	peers gen   -dir D -n 100000 -dim 384 -queries 200 -seed 1
-//	peers run   -dir D -engine medkb|chromem -rounds 2
+//	peers run   -dir D -engine medkb|medkb-int8|chromem -rounds 2
 //	peers table -in results.jsonl
 package main
 
@@ -45,7 +45,7 @@ func main() {
 		fs.Parse(os.Args[2:])
 		err = gen(*dir, *n, *dim, *nq, *seed)
 	case "run":
-		engine := fs.String("engine", "medkb", "medkb or chromem")
+		engine := fs.String("engine", "medkb", "medkb (exact float32 scan), medkb-int8 (int8 scan, exact rescoring) or chromem")
 		rounds := fs.Int("rounds", 2, "timed passes over the queries (after one warm-up pass)")
 		fs.Parse(os.Args[2:])
 		err = run(*dir, *engine, *rounds)
@@ -266,8 +266,8 @@ func run(dir, engine string, rounds int) error {
 	var search searcher
 	var threads string
 	switch engine {
-	case "medkb":
-		search, err = loadMedkb(d)
+	case "medkb", "medkb-int8":
+		search, err = loadMedkb(d, engine == "medkb-int8")
 		threads = fmt.Sprintf("GOMAXPROCS=%d", runtime.GOMAXPROCS(0))
 	case "chromem":
 		search, err = loadChromem(d)

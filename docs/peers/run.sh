@@ -41,6 +41,7 @@ for run in $(seq "$runs"); do
   echo "run $run of $runs" >&2
   "$data/peers" run -dir "$data" -engine medkb -rounds "$rounds" >> "$results"
   GOMAXPROCS=1 "$data/peers" run -dir "$data" -engine medkb -rounds "$rounds" >> "$results"
+  "$data/peers" run -dir "$data" -engine medkb-int8 -rounds "$rounds" >> "$results"
   node peers.mjs "$data" "$rounds" >> "$results"
   "$data/peers" run -dir "$data" -engine chromem -rounds "$rounds" >> "$results"
 done
