@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
@@ -9,11 +10,11 @@ import (
 )
 
 // memoAnalyzer returns a copy of the text analyzer a for one goroutine,
-// whose porter stemmer and CJK width filter remember the term each term
-// became: both change a token's term as a function of that term alone,
-// and the words of a batch repeat, so most tokens are looked up rather
-// than decoded into runes and stemmed again. The tokens are the same as
-// a's. An analyzer of another shape is returned as it is.
+// with the same tokens and less work: its porter stemmer remembers the
+// stem of each term (a stem is a function of the term alone, and the
+// words of a batch repeat), and its CJK width filter passes ASCII terms
+// by, which it would rewrite unchanged. An analyzer of another shape is
+// returned as it is.
 func memoAnalyzer(a analysis.Analyzer) analysis.Analyzer {
 	d, ok := a.(*analysis.DefaultAnalyzer)
 	if !ok {
@@ -22,12 +23,38 @@ func memoAnalyzer(a analysis.Analyzer) analysis.Analyzer {
 	filters := make([]analysis.TokenFilter, len(d.TokenFilters))
 	for i, f := range d.TokenFilters {
 		switch f.(type) {
-		case *porter.PorterStemmer, *cjk.CJKWidthFilter:
+		case *porter.PorterStemmer:
 			f = &memoFilter{inner: f, terms: make(map[string][]byte)}
+		case *cjk.CJKWidthFilter:
+			f = asciiSkip{inner: f}
 		}
 		filters[i] = f
 	}
 	return &analysis.DefaultAnalyzer{CharFilters: d.CharFilters, Tokenizer: d.Tokenizer, TokenFilters: filters}
+}
+
+// asciiSkip applies inner, a filter that leaves ASCII terms as they are,
+// to the other tokens only.
+type asciiSkip struct {
+	inner analysis.TokenFilter
+}
+
+func (f asciiSkip) Filter(input analysis.TokenStream) analysis.TokenStream {
+	for i, t := range input {
+		if !isASCII(t.Term) {
+			f.inner.Filter(input[i : i+1])
+		}
+	}
+	return input
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // memoFilter applies inner, a filter that maps each token's term alone
