@@ -108,7 +108,8 @@ func TestSetQuantize(t *testing.T) {
 }
 
 // TestDecodeFloats checks the copy decodeFloats makes on this machine
-// against decoding one little-endian float at a time.
+// against decoding one little-endian float at a time, and appendFloats
+// against it.
 func TestDecodeFloats(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	src := make([]byte, 4*1000+3) // a longer source is read only as far as dst
@@ -121,5 +122,8 @@ func TestDecodeFloats(t *testing.T) {
 		if want := binary.LittleEndian.Uint32(src[4*i:]); math.Float32bits(got) != want {
 			t.Fatalf("float %d: bits %#x, want %#x", i, math.Float32bits(got), want)
 		}
+	}
+	if enc := appendFloats([]byte{7}, dst); enc[0] != 7 || !slices.Equal(enc[1:], src[:4*len(dst)]) {
+		t.Errorf("appendFloats does not give back the bytes decodeFloats read")
 	}
 }
