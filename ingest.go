@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/internal/base"
@@ -160,19 +161,31 @@ func (g *generation) applyVectors(ch *store.Change) {
 
 // applyBM25 applies ch in bounded batches; only the last records ch.Seq,
 // so an interruption leaves the index at have and the next open replays.
+// The texts of the next batch are analysed while the index writes one.
 func applyBM25(bm *bm25.Index, have uint64, ch *store.Change) error {
-	adds := make([]bm25.Doc, 0, min(len(ch.Added), bm25Batch))
-	deletes := ch.Deleted
+	var batches [][]bm25.Doc
 	for i := 0; i < len(ch.Added) || i == 0; i += bm25Batch {
-		adds = adds[:0]
+		adds := make([]bm25.Doc, 0, min(len(ch.Added)-i, bm25Batch))
 		for _, a := range ch.Added[i:min(i+bm25Batch, len(ch.Added))] {
 			adds = append(adds, bm25Doc(a))
 		}
+		batches = append(batches, adds)
+	}
+	deletes := ch.Deleted
+	next := bm.Analyze(batches[0])
+	for k, adds := range batches {
+		cur := next
+		var wg sync.WaitGroup
+		if k+1 < len(batches) {
+			wg.Go(func() { next = bm.Analyze(batches[k+1]) })
+		}
 		seq := have
-		if i+bm25Batch >= len(ch.Added) {
+		if k == len(batches)-1 {
 			seq = ch.Seq
 		}
-		if err := bm.Apply(seq, deletes, adds); err != nil {
+		err := bm.ApplyAnalyzed(seq, deletes, adds, cur)
+		wg.Wait()
+		if err != nil {
 			return err
 		}
 		deletes = nil

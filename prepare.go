@@ -137,6 +137,7 @@ feed:
 // prepareGroup fills out[i] for docs[i]; per-document problems go to errs.
 func (p *preparer) prepareGroup(ctx context.Context, docs []base.Doc, out []store.DocWrite, errs []error) error {
 	dim := p.emb.Dim()
+	tok := &lastCount{tok: p.tok}
 	var texts []string
 	type pending struct {
 		doc, chunk int
@@ -158,24 +159,25 @@ func (p *preparer) prepareGroup(ctx context.Context, docs []base.Doc, out []stor
 			d.Lang = text.Lang(d.Text)
 		}
 		w := store.DocWrite{Doc: d, Day: day, TierGiven: tierGiven}
-		pieces := text.Chunk(d.Text, p.chunkTokens, p.tok)
+		pieces := text.Chunk(d.Text, p.chunkTokens, tok)
 		for _, piece := range pieces {
 			// The chunk's own classification (type, else its text) says
 			// whether it is permanent and, for an untyped note spanning
 			// chunks, its tier: one CT mentioned in a long narrative must
 			// not lift the whole note to T2.
-			own, why := clinical.Classify(d.Type, base.TierNone, piece)
-			c := base.Chunk{Tier: d.Tier, TierBy: docWhy.String(), Text: piece, TokensA: p.tok.Count(piece),
-				Keys: clinical.Keys(piece), Permanent: why.Permanent()}
+			// Without a given tier, the document's classification is
+			// already that of a chunk holding all its text.
+			own, why := d.Tier, docWhy
+			if tierGiven || piece != d.Text {
+				own, why = clinical.Classify(d.Type, base.TierNone, piece)
+			}
+			c := base.Chunk{Tier: d.Tier, TierBy: docWhy.String(), Text: piece, TokensA: tok.Count(piece),
+				Permanent: why.Permanent()}
 			if !given && len(pieces) > 1 {
 				c.Tier, c.TierBy, c.TierOwn = own, why.String(), true
 			}
+			c.Keys, c.TextB, c.TokensB, c.NEntity = clinical.KeysStateB(piece, c.Tier == base.T1 || c.Tier == base.T2, c.TokensA, tok.Count)
 			c.NTotal = len(c.Keys)
-			if c.Tier == base.T1 || c.Tier == base.T2 {
-				if b, tb, ne, nt := clinical.StateB(piece, c.TokensA, p.tok.Count); b != "" {
-					c.TextB, c.TokensB, c.NEntity, c.NTotal = b, tb, ne, nt
-				}
-			}
 			w.Chunks = append(w.Chunks, c)
 			if len(d.Vector) == 0 {
 				texts = append(texts, piece)
@@ -220,4 +222,20 @@ func (p *preparer) prepareGroup(ctx context.Context, docs []base.Doc, out []stor
 		}
 	}
 	return nil
+}
+
+// lastCount is a Tokenizer that remembers its last count: text.Chunk
+// counts a short document whole to see that it is one chunk, and the
+// chunk's count is then that one.
+type lastCount struct {
+	tok  text.Tokenizer
+	last string
+	n    int
+}
+
+func (c *lastCount) Count(s string) int {
+	if s != c.last || s == "" {
+		c.last, c.n = s, c.tok.Count(s)
+	}
+	return c.n
 }

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/medkb/medkb/internal/base"
 )
@@ -309,6 +310,9 @@ func decodeLog(b []byte) (*logEntry, error) {
 }
 
 func appendFloats(b []byte, v []float32) []byte {
+	if littleEndian { // v's bytes are already little-endian
+		return append(b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))...)
+	}
 	for _, f := range v {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
 	}

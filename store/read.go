@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -131,9 +132,16 @@ func (s *Store) LoadVectors(alloc func(n int) []float32) (slots []base.Slot, vec
 	return slots, vecs, dim, err
 }
 
-// decodeFloats fills dst from little-endian float32s in src.
+// decodeFloats fills dst from little-endian float32s in src: on a
+// little-endian machine, where they are dst's bytes already, with one
+// copy (loading a 100k x 384 slab at open took 100 ms decoding a float
+// at a time).
 func decodeFloats(dst []float32, src []byte) {
 	src = src[:4*len(dst)]
+	if littleEndian {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), len(src)), src)
+		return
+	}
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
 	}
@@ -234,3 +242,6 @@ func allOrds(tx *bolt.Tx) []uint64 {
 	}
 	return ords
 }
+
+// littleEndian says whether this machine stores numbers as the store does.
+var littleEndian = ne.Uint16([]byte{1, 0}) == 1

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -101,5 +104,26 @@ func TestSetQuantize(t *testing.T) {
 	}
 	if err := s.SetQuantize("int4"); err == nil {
 		t.Error("SetQuantize(int4) accepted")
+	}
+}
+
+// TestDecodeFloats checks the copy decodeFloats makes on this machine
+// against decoding one little-endian float at a time, and appendFloats
+// against it.
+func TestDecodeFloats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := make([]byte, 4*1000+3) // a longer source is read only as far as dst
+	for i := range src {
+		src[i] = byte(rng.Uint32())
+	}
+	dst := make([]float32, 1000)
+	decodeFloats(dst, src)
+	for i, got := range dst {
+		if want := binary.LittleEndian.Uint32(src[4*i:]); math.Float32bits(got) != want {
+			t.Fatalf("float %d: bits %#x, want %#x", i, math.Float32bits(got), want)
+		}
+	}
+	if enc := appendFloats([]byte{7}, dst); enc[0] != 7 || !slices.Equal(enc[1:], src[:4*len(dst)]) {
+		t.Errorf("appendFloats does not give back the bytes decodeFloats read")
 	}
 }

@@ -82,7 +82,12 @@ func (s *Store) Write(b *Batch) (*Change, error) {
 				return err
 			}
 		}
-		ch = &Change{Seq: getU64(w.meta, keySeq) + 1}
+		chunks := 0
+		for i := range puts {
+			chunks += len(puts[i].Chunks)
+		}
+		ch = &Change{Seq: getU64(w.meta, keySeq) + 1,
+			Added: make([]Added, 0, chunks), Vectors: make([]float32, 0, chunks*b.Dim)}
 		for _, id := range b.Delete {
 			found, err := w.remove(id, ch)
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,7 +15,7 @@ import (
 
 func benchIngestCmd(e *env) *cobra.Command {
 	var n, batch int
-	var keep, source string
+	var keep, source, cpuProfile string
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "ingest [--n N] [--batch B] [--keep DIR] [--json]",
@@ -54,6 +55,17 @@ bench query; otherwise it goes in a temporary directory that is removed.`,
 				docs = synth.Resample(texts, n, 1)
 			}
 			in := publicDocs(docs)
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
 			start := time.Now()
 			db, err := medkb.Open(dir, nil)
 			if err != nil {
@@ -90,6 +102,7 @@ bench query; otherwise it goes in a temporary directory that is removed.`,
 	c.Flags().IntVar(&batch, "batch", 5000, "documents per Ingest call (one transaction each)")
 	c.Flags().StringVar(&keep, "keep", "", "keep the store in this new directory")
 	c.Flags().StringVar(&source, "source", "", "resample the words of these documents (e.g. NFCorpus test.docs) instead of the built-in clinical vocabulary")
+	c.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the ingest and the cold open to this file (go tool pprof)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/blevesearch/bleve/v2/analysis"
+
 	"github.com/medkb/medkb/store"
 )
 
@@ -25,7 +27,27 @@ import (
 // scorch may already serve the batch from memory, report its seq, and keep
 // retrying the write in the background: close the index after a failed
 // Apply; opened again it reflects exactly the last persisted seq.
-func (ix *Index) Apply(seq uint64, deletes []uint64, adds []Doc) (err error) {
+func (ix *Index) Apply(seq uint64, deletes []uint64, adds []Doc) error {
+	return ix.ApplyAnalyzed(seq, deletes, adds, ix.Analyze(adds))
+}
+
+// Analyzed holds the analysed texts of documents, from Analyze.
+type Analyzed struct {
+	streams []analysis.TokenStream
+}
+
+// Analyze analyses the texts of adds on all CPUs, for ApplyAnalyzed. It
+// writes nothing and needs no lock, so a writer can analyse its next
+// batch while the index writes this one.
+func (ix *Index) Analyze(adds []Doc) Analyzed {
+	return Analyzed{streams: ix.an.analyze(adds)}
+}
+
+// ApplyAnalyzed is Apply given Analyze(adds).
+func (ix *Index) ApplyAnalyzed(seq uint64, deletes []uint64, adds []Doc, an Analyzed) (err error) {
+	if len(an.streams) != len(adds) {
+		return fmt.Errorf("bm25: apply seq %d: %d documents, %d analysed", seq, len(adds), len(an.streams))
+	}
 	if ix.readOnly {
 		return fmt.Errorf("bm25: %w (the bm25 index)", store.ErrReadOnly)
 	}
@@ -41,7 +63,7 @@ func (ix *Index) Apply(seq uint64, deletes []uint64, adds []Doc) (err error) {
 		return fmt.Errorf("bm25: apply seq %d over %d: %w", seq, cur, ErrStaleSeq)
 	}
 
-	streams := ix.an.analyze(adds)
+	streams := an.streams
 	b := ix.bleve.NewBatch()
 	for _, ord := range deletes {
 		b.Delete(encodeOrd(ord))

@@ -34,6 +34,12 @@
 // the same on NFCorpus (nDCG@10 0.3254 against 0.3255). Queries go through
 // the same analyzer and their terms are OR-ed.
 //
+// Apply analyses a batch on all CPUs (Analyze, which a writer can run
+// on its next batch while ApplyAnalyzed writes one), each goroutine with
+// a copy of the analyzer whose Porter stemmer remembers the stems of the
+// terms it has seen and whose width filter passes ASCII terms by: the
+// same tokens, in less than two thirds of the time.
+//
 // The planner indexes each chunk with its document's title and type in
 // front of its text (base.Doc.Heading). Terms analyses a text as Search
 // does; QueryTerms gives each term's document frequency, which the

@@ -62,15 +62,17 @@ type analyzed analysis.TokenStream
 
 func (a analyzed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
 
-// analyze runs the text analyzer over the texts of adds on all CPUs.
+// analyze runs the text analyzer over the texts of adds on all CPUs,
+// each with its own memoAnalyzer.
 func (an analyzers) analyze(adds []Doc) []analysis.TokenStream {
 	streams := make([]analysis.TokenStream, len(adds))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(adds)) {
 		wg.Go(func() {
+			text := memoAnalyzer(an.text)
 			for i := next.Add(1) - 1; i < int64(len(adds)); i = next.Add(1) - 1 {
-				streams[i] = an.text.Analyze([]byte(adds[i].Text))
+				streams[i] = text.Analyze([]byte(adds[i].Text))
 			}
 		})
 	}

@@ -53,7 +53,12 @@ import (
 // may have a state B. StateB decides whether the packer gets b.
 func Compress(s string) (b string, nEntity, nTotal int) {
 	spans, refs := keySpans(s)
-	keys := distinctKeys(s, spans)
+	return compress(s, spans, refs, distinctKeys(s, spans))
+}
+
+// compress is Compress given the key spans and reference ranges of s
+// (keySpans) and its keys (distinctKeys).
+func compress(s string, spans, refs [][2]int, keys []string) (b string, nEntity, nTotal int) {
 	cuts := slices.Clone(refs)
 	prevEnd := 0    // a dropped sentence takes the space before it along
 	opening := true // nothing is kept before this sentence
@@ -106,7 +111,26 @@ func Compress(s string) (b string, nEntity, nTotal int) {
 // a "compressed" tag on a copy. Most findings have nothing administrative
 // around them and no printed reference range, and get none.
 func StateB(s string, tokensA int, count func(string) int) (b string, tokensB, nEntity, nTotal int) {
-	b, nEntity, nTotal = Compress(s)
+	spans, refs := keySpans(s)
+	return stateB(s, spans, refs, distinctKeys(s, spans), tokensA, count)
+}
+
+// KeysStateB returns Keys(s) and, when withB is set, the state B of
+// StateB(s, tokensA, count) with its tokens and entities (else "" and
+// zeros), finding the keys of s once for both: what ingest asks of a
+// chunk. len(keys) is StateB's nTotal.
+func KeysStateB(s string, withB bool, tokensA int, count func(string) int) (keys []string, b string, tokensB, nEntity int) {
+	spans, refs := keySpans(s)
+	keys = distinctKeys(s, spans)
+	if withB {
+		b, tokensB, nEntity, _ = stateB(s, spans, refs, keys, tokensA, count)
+	}
+	return keys, b, tokensB, nEntity
+}
+
+// stateB is StateB given what compress needs.
+func stateB(s string, spans, refs [][2]int, keys []string, tokensA int, count func(string) int) (b string, tokensB, nEntity, nTotal int) {
+	b, nEntity, nTotal = compress(s, spans, refs, keys)
 	if b == "" {
 		return "", 0, 0, nTotal
 	}

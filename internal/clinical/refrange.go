@@ -33,12 +33,25 @@ const (
 // "5.9 mmol/L H (3.5-5.1)"). The flag stays: it says the value is abnormal. So "3 nodules (1-2 cm)",
 // "Ki-67 (20-30%)", "CA125（>600U/ml）" and "5 mg (2-3 times daily)" keep
 // their brackets, which are findings, and "LVEF normal: 55-60%" its value.
+//
+// Every range holds a digit, a bracketed one an opening bracket and a
+// labelled one a colon or an equals sign: a text without them is not
+// scanned, since the expressions, which start with no literal, are
+// costly (most of preparing a chunk before this test).
 func refRanges(s string) [][2]int {
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil
+	}
 	var out [][2]int
-	for _, m := range bracketedRangeRe.FindAllStringSubmatchIndex(s, -1) {
-		if m[2] >= 0 || afterLabValue(s[:m[0]]) {
-			out = append(out, [2]int{m[0], m[1]})
+	if strings.ContainsAny(s, "(（") {
+		for _, m := range bracketedRangeRe.FindAllStringSubmatchIndex(s, -1) {
+			if m[2] >= 0 || afterLabValue(s[:m[0]]) {
+				out = append(out, [2]int{m[0], m[1]})
+			}
 		}
+	}
+	if !strings.ContainsAny(s, ":：=") {
+		return out
 	}
 	for _, m := range labelledRangeRe.FindAllStringIndex(s, -1) {
 		end := m[1]

@@ -3,6 +3,7 @@ package clinical
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/medkb/medkb/internal/base"
@@ -97,18 +98,27 @@ func lookupWritten(typ string) (TypeEntry, bool) {
 // findEntry returns the first entry whose type or an alias satisfies
 // match (both compacted).
 func findEntry(match func(name string) bool) (TypeEntry, bool) {
-	for _, e := range TypeTable {
-		if match(compact(e.Type)) {
-			return e, true
-		}
-		for _, a := range e.Aliases {
-			if match(compact(a)) {
-				return e, true
-			}
+	for i, names := range compactNames() {
+		if slices.ContainsFunc(names, match) {
+			return TypeTable[i], true
 		}
 	}
 	return TypeEntry{}, false
 }
+
+// compactNames holds, for each entry of TypeTable, its type and then its
+// aliases, compacted: every document and chunk is looked up, so the
+// table is compacted once rather than at each lookup.
+var compactNames = sync.OnceValue(func() [][]string {
+	out := make([][]string, len(TypeTable))
+	for i, e := range TypeTable {
+		out[i] = append(out[i], compact(e.Type))
+		for _, a := range e.Aliases {
+			out[i] = append(out[i], compact(a))
+		}
+	}
+	return out
+})
 
 // compact lower-cases s and drops spaces, hyphens, underscores and dots.
 func compact(s string) string {
