@@ -338,25 +338,32 @@ func (a *accumulator) release() {
 // scoreAll adds t's score to every chunk that holds it.
 func (a *accumulator) scoreAll(ctx context.Context, t *termScorer) error {
 	for i, pl := range t.lists {
-		it := pl.Iterator(true, true, false, nil)
 		off := a.offsets[i]
-		for j := 0; ; j++ {
-			if j%checkEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			p, err := it.Next()
-			if err != nil {
-				return err
-			}
-			if p == nil {
-				break
-			}
+		err := eachPosting(ctx, pl.Iterator(true, true, false, nil), func(p segment.Posting) {
 			a.add(off+p.Number(), t, t.score(p))
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// eachPosting calls fn with every posting it yields, looking at ctx every
+// checkEvery postings.
+func eachPosting(ctx context.Context, it segment.PostingsIterator, fn func(segment.Posting)) error {
+	for j := 0; ; j++ {
+		if j%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		p, err := it.Next()
+		if err != nil || p == nil {
+			return err
+		}
+		fn(p)
+	}
 }
 
 // final is d's score as bleve's disjunction gives it: the sum times the
@@ -482,22 +489,13 @@ func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 			}
 			continue
 		}
-		for j := 0; ; j++ { // read all, keep the candidates
-			if j%checkEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			p, err := it.Next()
-			if err != nil {
-				return err
-			}
-			if p == nil {
-				break
-			}
+		err := eachPosting(ctx, it, func(p segment.Posting) { // read all, keep the candidates
 			if d := off + p.Number(); a.matched[d] > 0 {
 				a.add(d, t, t.score(p))
 			}
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/viterin/vek/vek32"
 )
@@ -118,23 +117,7 @@ func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 	qc := make([]int16, c.stride)
 	qscale := queryCodes(qc, q)
 	depth := min(RescoreDepth(k), len(ix.slots))
-	n := len(ix.slots)
-	w := ix.workersFor(n, c.stride)
-	per := (n + w - 1) / w
-	parts := make([]*scratch, w)
-	var wg sync.WaitGroup
-	for i := range parts {
-		s := ix.getScratch(depth)
-		parts[i] = s
-		lo, hi := i*per, min(n, (i+1)*per)
-		if i == len(parts)-1 {
-			ix.scanInt8(s, qc, qscale, lo, hi, match)
-		} else {
-			wg.Go(func() { ix.scanInt8(s, qc, qscale, lo, hi, match) })
-		}
-	}
-	wg.Wait()
-	cands := ix.merge(parts, depth)
+	cands := ix.fanOut(c.stride, depth, func(s *scratch, lo, hi int) { ix.scanInt8(s, qc, qscale, lo, hi, match) })
 	if err := ix.rescore(cands, q); err != nil {
 		return nil, err
 	}

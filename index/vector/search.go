@@ -75,8 +75,16 @@ func (ix *Index) SearchWith(q []float32, k int, match Match, scan Scan) ([]Hit, 
 	if scan == ScanInt8 {
 		return ix.searchInt8(q, k, match)
 	}
+	return ix.fanOut(4*ix.dim, k, func(s *scratch, lo, hi int) { ix.scan(s, q, lo, hi, match) }), nil
+}
+
+// fanOut splits the slots into contiguous ranges, one per worker
+// (workersFor, from rowBytes, the bytes a row scans), scans each into a
+// scratch of k hits, the caller taking the last range, and merges the
+// best k.
+func (ix *Index) fanOut(rowBytes, k int, scan func(s *scratch, lo, hi int)) []Hit {
 	n := len(ix.slots)
-	w := ix.workersFor(n, 4*ix.dim)
+	w := ix.workersFor(n, rowBytes)
 	per := (n + w - 1) / w
 	parts := make([]*scratch, w)
 	var wg sync.WaitGroup
@@ -85,13 +93,13 @@ func (ix *Index) SearchWith(q []float32, k int, match Match, scan Scan) ([]Hit, 
 		parts[i] = s
 		lo, hi := i*per, min(n, (i+1)*per)
 		if i == len(parts)-1 {
-			ix.scan(s, q, lo, hi, match) // the caller takes the last share
+			scan(s, lo, hi)
 		} else {
-			wg.Go(func() { ix.scan(s, q, lo, hi, match) })
+			wg.Go(func() { scan(s, lo, hi) })
 		}
 	}
 	wg.Wait()
-	return ix.merge(parts, k), nil
+	return ix.merge(parts, k)
 }
 
 // ensureCodes quantises the float32 slab if it has no int8 codes yet.
