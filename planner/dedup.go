@@ -21,7 +21,7 @@ import (
 // dropped (it would repeat it in the room left).
 func (x *execution) dedup(cands []*candidate) []*candidate {
 	start := time.Now()
-	order := make([]*candidate, 0, len(cands))
+	order := make([]*candidate, 0, len(cands)) // relevant first, then context
 	for _, c := range cands {
 		if !c.context {
 			order = append(order, c)
@@ -32,33 +32,41 @@ func (x *execution) dedup(cands []*candidate) []*candidate {
 			order = append(order, c)
 		}
 	}
-	cands = order
-	es := make([]dedup.Entry, len(cands))
-	for i, c := range cands {
+	es := make([]dedup.Entry, len(order))
+	vecOf := make(map[*candidate][]float32, len(order))
+	for i, c := range order {
 		es[i] = dedup.Entry{Text: c.text(), Score: c.Score + c.boost, Day: c.day(), Group: c.tier().String() + " path", Path: c.path != nil}
 		if c.context {
 			es[i].Score = 0
 		}
 		if c.path == nil {
 			es[i].Vec = x.env.Vectors.Vector(c.chunk.Ord)
+			vecOf[c] = es[i].Vec
 			// Two publications of different study designs are two
 			// studies, whatever their words: reliability weighs each.
 			es[i].Group = fmt.Sprintf("%s patient %d design %d", c.tier(), c.slot.Patient, c.slot.Evidence)
 		}
 	}
-	var kept []*candidate
-	var vecs [][]float32
-	drops := 0
+	dropped := map[*candidate]bool{}
 	for i, m := range dedup.Find(es) {
 		if m == nil {
-			kept = append(kept, cands[i])
-			vecs = append(vecs, es[i].Vec)
 			continue
 		}
-		drops++
-		x.res.Dropped = append(x.res.Dropped, Dropped{ID: cands[i].id(), Reason: "duplicate",
-			Detail: fmt.Sprintf("%s, of %s (%s)", cands[i].tier(), cands[m.Kept].id(), m)})
+		dropped[order[i]] = true
+		x.res.Dropped = append(x.res.Dropped, Dropped{ID: order[i].id(), Reason: "duplicate",
+			Detail: fmt.Sprintf("%s, of %s (%s)", order[i].tier(), order[m.Kept].id(), m)})
 	}
+	// The kept candidates go on in the order they came (fifo packs in
+	// it); only the comparison above put the relevant first.
+	var kept []*candidate
+	var vecs [][]float32
+	for _, c := range cands {
+		if !dropped[c] {
+			kept = append(kept, c)
+			vecs = append(vecs, vecOf[c])
+		}
+	}
+	drops := len(dropped)
 	x.outliers = map[*candidate]string{}
 	var flagged []string
 	for _, o := range dedup.Outliers(vecs) {
