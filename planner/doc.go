@@ -39,9 +39,15 @@
 // moves nDCG@10 by less than its noise (docs/benchmarks.md), and on a store
 // of under 100 chunks no term is rare enough to count, so alpha is 0.2.
 // EXPLAIN ANALYZE reports the density and the alpha chosen;
-// docvote retrieves the top m chunks for each sentence of the query and
-// ranks chunks by how many chunks of their document were retrieved (ties
-// by rrf). Expansion fires only when the query text or the top fused chunks
+// docvote (docvote.go, ICA-RAG) labels the query's sentences as GATE does
+// and lets only the A and B sentences vote: each retrieves its top m
+// chunks with the voting arms (BM25 by default), a document scores its
+// distinct chunks retrieved (ties by rrf), and the top k documents come
+// whole, every chunk in reading order. GATE (gate.go, package
+// internal/gate) runs before retrieval: it labels each sentence A, B or C,
+// scores the text's completeness and answers without retrieval at or
+// above theta1, except when a WHERE condition names patients, whose
+// record the text does not hold. Expansion fires only when the query text or the top fused chunks
 // name enough entities of a metapath's start type (the fused chunks were
 // retrieved under WHERE, so under a patient filter no other patient's
 // report is read for anchors); linking skips names nested in longer ones
