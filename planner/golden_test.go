@@ -16,7 +16,13 @@ import (
 // openSample builds a store from the embedded sample corpus and graph.
 func openSample(t *testing.T) *medkb.DB {
 	t.Helper()
-	db, err := medkb.Open(filepath.Join(t.TempDir(), "kb"), nil)
+	return openSampleWith(t, nil)
+}
+
+// openSampleWith is openSample with options (a reranker, say).
+func openSampleWith(t *testing.T, opts *medkb.Options) *medkb.DB {
+	t.Helper()
+	db, err := medkb.Open(filepath.Join(t.TempDir(), "kb"), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,25 +33,11 @@ func (w *wordReranker) Rerank(_ context.Context, query string, docs []string) ([
 	return scores, nil
 }
 
-// openReranked is openSample with a reranker.
-func openReranked(t *testing.T, r medkb.Reranker) *medkb.DB {
-	t.Helper()
-	db, err := medkb.Open(filepath.Join(t.TempDir(), "kb"), &medkb.Options{Reranker: r})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := medkb.LoadSample(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
-
 // TestRerank pins what RERANK does to the order and provenance of the
 // items, and its EXPLAIN ANALYZE line; the reranked items come first in
 // descending rerank score.
 func TestRerank(t *testing.T) {
-	db := openReranked(t, &wordReranker{})
+	db := openSampleWith(t, &medkb.Options{Reranker: &wordReranker{}})
 	golden.Run(t, filepath.Join("testdata", "rerank"), func(t *testing.T, c *golden.Case) string {
 		r, err := db.Query(context.Background(), c.Input)
 		if err != nil {
@@ -120,7 +106,7 @@ func TestRerankErrors(t *testing.T) {
 		{failingReranker{}, "reranker broke"},
 		{shortReranker{}, "returned 4 scores for 5 documents"},
 	} {
-		db := openReranked(t, tc.r)
+		db := openSampleWith(t, &medkb.Options{Reranker: tc.r})
 		_, err := db.Query(context.Background(), `RETRIEVE "chest pain" RERANK top 5`)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%T: got %v, want %q", tc.r, err, tc.want)

@@ -139,14 +139,8 @@ func (ix *Index) scanInt8(s *scratch, qc []int16, qscale float32, lo, hi int, ma
 		ix.int8k(dots, c.data[start*c.stride:end*c.stride], qc)
 		scales := c.scales[start:end]
 		for i, d := range dots {
-			score := float32(d) * scales[i] * qscale
-			ord := uint64(start + i)
-			if !s.top.admits(score, ord) {
-				continue
-			}
-			slot := &ix.slots[start+i]
-			if slot.Alive && (match == nil || match(slot)) {
-				s.top.push(Hit{Ord: ord, Score: score})
+			if score, ord := float32(d)*scales[i]*qscale, uint64(start+i); s.top.admits(score, ord) {
+				ix.take(s, ord, score, match)
 			}
 		}
 	}

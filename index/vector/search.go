@@ -139,13 +139,8 @@ func (ix *Index) scan(s *scratch, q []float32, lo, hi int, match Match) {
 		scores := s.scores[:end-start]
 		ix.kernel(scores, ix.vecs[start*dim:end*dim], q)
 		for i, score := range scores {
-			ord := uint64(start + i)
-			if !s.top.admits(score, ord) {
-				continue
-			}
-			slot := &ix.slots[start+i]
-			if slot.Alive && (match == nil || match(slot)) {
-				s.top.push(Hit{Ord: ord, Score: score})
+			if ord := uint64(start + i); s.top.admits(score, ord) {
+				ix.take(s, ord, score, match)
 			}
 		}
 	}
@@ -175,4 +170,12 @@ func (ix *Index) getScratch(k int) *scratch {
 	}
 	s.top.reset(k)
 	return s
+}
+
+// take pushes the hit of a slot whose score s's top admits, when the
+// slot is alive and matches: slots are read only for such scores.
+func (ix *Index) take(s *scratch, ord uint64, score float32, match Match) {
+	if slot := &ix.slots[ord]; slot.Alive && (match == nil || match(slot)) {
+		s.top.push(Hit{Ord: ord, Score: score})
+	}
 }
