@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/medkb/medkb/dsl"
-	"github.com/medkb/medkb/internal/gate"
 )
 
 // docVote is ICA-RAG's chunk-to-document vote (seed 004): the query's
@@ -20,7 +19,7 @@ import (
 // order.
 func (x *execution) docVote(ctx context.Context, full arms) ([]Fused, string, error) {
 	f := x.p.Fuse
-	r, err := x.readGate(ctx, gate.DefaultTheta1, gate.DefaultTheta2)
+	r, err := x.readGate(ctx)
 	if err != nil {
 		return nil, "", err
 	}

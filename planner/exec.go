@@ -16,6 +16,7 @@ import (
 	"github.com/medkb/medkb/index/vector"
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/clinical"
+	"github.com/medkb/medkb/internal/gate"
 	"github.com/medkb/medkb/store"
 )
 
@@ -158,6 +159,8 @@ type execution struct {
 	quota    packedQuota // PACK's, for LIMIT to count again
 	// outliers are the candidates Dedup flagged, with the reason.
 	outliers map[*candidate]string
+	// gateRead is the query's sentences labelled (readGate), once read.
+	gateRead *gate.Report
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {

@@ -39,13 +39,25 @@ type GateSentence struct {
 }
 
 // readGate labels the query's sentences against what the store knows
-// (see names) and scores them.
-func (x *execution) readGate(ctx context.Context, theta1, theta2 float64) (gate.Report, error) {
+// (see names) and scores them with GATE's thresholds, or the defaults
+// without GATE (docvote reads only the labels); once an execution, since
+// GATE and docvote both need it and names costs an index read a
+// sentence.
+func (x *execution) readGate(ctx context.Context) (*gate.Report, error) {
+	if x.gateRead != nil {
+		return x.gateRead, nil
+	}
+	theta1, theta2 := gate.DefaultTheta1, gate.DefaultTheta2
+	if n := x.p.Gate; n != nil {
+		theta1, theta2 = n.Theta1, n.Theta2
+	}
 	names, err := x.names(ctx)
 	if err != nil {
-		return gate.Report{}, err
+		return nil, err
 	}
-	return gate.Read(x.p.Query.Text, names, theta1, theta2), nil
+	r := gate.Read(x.p.Query.Text, names, theta1, theta2)
+	x.gateRead = &r
+	return x.gateRead, nil
 }
 
 // names counts what a sentence names that the store knows: entities of
@@ -107,9 +119,8 @@ func plural(n int, one, many string) string {
 // record: the record is not in the query text, however complete the
 // text is, and an allergy in it must still reach the context.
 func (x *execution) runGate(ctx context.Context) (skip bool, err error) {
-	n := x.p.Gate
 	start := time.Now()
-	r, err := x.readGate(ctx, n.Theta1, n.Theta2)
+	r, err := x.readGate(ctx)
 	if err != nil {
 		return false, err
 	}
