@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/medkb/medkb/internal/hook"
 )
 
 // Reranker scores documents against a query for RERANK: one score per
@@ -81,8 +83,8 @@ func (h *HTTPReranker) Rerank(ctx context.Context, query string, docs []string) 
 	if len(docs) == 0 {
 		return []float64{}, nil
 	}
-	ep := hookEndpoint{what: "rerank", url: endpoint(h.URL, "/rerank"), apiKey: h.APIKey, timeout: h.Timeout, client: h.Client}
-	reply, err := ep.post(ctx, rerankBody(query, docs, h.Model))
+	ep := hook.Endpoint{What: "rerank", URL: hook.Join(h.URL, "/rerank"), APIKey: h.APIKey, Timeout: h.Timeout, Client: h.Client}
+	reply, err := ep.Post(ctx, rerankBody(query, docs, h.Model))
 	if err != nil {
 		return nil, err
 	}
@@ -96,19 +98,19 @@ func (h *HTTPReranker) Rerank(ctx context.Context, query string, docs []string) 
 		}
 		err = json.Unmarshal(trimmed, &wrapped)
 		if err == nil && wrapped.Results == nil {
-			return nil, ep.malformed(reply, `an object without "results"`)
+			return nil, ep.Malformed(reply, `an object without "results"`)
 		}
 		if err == nil {
 			scored = *wrapped.Results
 		}
 	default:
-		return nil, ep.malformed(reply, `neither a list of {"index", "score"} nor {"results": [...]}`)
+		return nil, ep.Malformed(reply, `neither a list of {"index", "score"} nor {"results": [...]}`)
 	}
 	if err != nil {
-		return nil, ep.malformed(reply, "%v", err)
+		return nil, ep.Malformed(reply, "%v", err)
 	}
 	if len(scored) != len(docs) {
-		return nil, ep.malformed(reply, "%d scores for %d documents", len(scored), len(docs))
+		return nil, ep.Malformed(reply, "%d scores for %d documents", len(scored), len(docs))
 	}
 	scores := make([]float64, len(docs))
 	seen := make([]bool, len(docs))
@@ -119,13 +121,13 @@ func (h *HTTPReranker) Rerank(ctx context.Context, query string, docs []string) 
 		}
 		switch {
 		case s.Index == nil:
-			return nil, ep.malformed(reply, "result %d has no index", k)
+			return nil, ep.Malformed(reply, "result %d has no index", k)
 		case *s.Index < 0 || *s.Index >= len(docs):
-			return nil, ep.malformed(reply, "index %d is out of range for %d documents", *s.Index, len(docs))
+			return nil, ep.Malformed(reply, "index %d is out of range for %d documents", *s.Index, len(docs))
 		case seen[*s.Index]:
-			return nil, ep.malformed(reply, "index %d is scored twice", *s.Index)
+			return nil, ep.Malformed(reply, "index %d is scored twice", *s.Index)
 		case score == nil:
-			return nil, ep.malformed(reply, `index %d has neither "score" nor "relevance_score"`, *s.Index)
+			return nil, ep.Malformed(reply, `index %d has neither "score" nor "relevance_score"`, *s.Index)
 		}
 		seen[*s.Index] = true
 		scores[*s.Index] = *score

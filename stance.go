@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/medkb/medkb/internal/hook"
 )
 
 // StanceJudge labels each item of a Result supports, contradicts or
@@ -37,25 +39,6 @@ const (
 	stanceUser   = "Claim: %s\n\nEvidence:\n%s"
 )
 
-type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-type chatRequest struct {
-	Model       string        `json:"model"`
-	Messages    []chatMessage `json:"messages"`
-	Temperature float64       `json:"temperature"`
-}
-
-type chatReply struct {
-	Choices []struct {
-		Message struct {
-			Content *string `json:"content"`
-		} `json:"message"`
-	} `json:"choices"`
-}
-
 // Judge asks the server for the stance of every item of r toward claim,
 // in one request, and returns item id (Item.ID) -> StanceSupports,
 // StanceContradicts or StanceIrrelevant for every item. A result without
@@ -67,26 +50,17 @@ func (j *StanceJudge) Judge(ctx context.Context, claim string, r *Result) (map[s
 	if len(r.Items) == 0 {
 		return stances, nil
 	}
-	ep := hookEndpoint{what: "stance", url: endpoint(j.URL, "/chat/completions"), apiKey: j.APIKey, timeout: j.Timeout, client: j.Client}
-	body, _ := json.Marshal(chatRequest{Model: j.Model, Temperature: 0, Messages: []chatMessage{ // strings and numbers always encode
+	ep := hook.Endpoint{What: "stance", URL: hook.Join(j.URL, "/chat/completions"), APIKey: j.APIKey, Timeout: j.Timeout, Client: j.Client}
+	content, err := ep.Chat(ctx, j.Model, []hook.Message{
 		{Role: "system", Content: stanceSystem},
 		{Role: "user", Content: stancePrompt(claim, r.Items)},
-	}})
-	reply, err := ep.post(ctx, body)
+	})
 	if err != nil {
 		return nil, err
 	}
-	var chat chatReply
-	if err := json.Unmarshal(reply, &chat); err != nil {
-		return nil, ep.malformed(reply, "not a chat completion: %v", err)
-	}
-	if len(chat.Choices) == 0 || chat.Choices[0].Message.Content == nil {
-		return nil, ep.malformed(reply, "no choices[0].message.content")
-	}
-	content := *chat.Choices[0].Message.Content
 	labels, err := parseStances(content, len(r.Items))
 	if err != nil {
-		return nil, ep.malformed([]byte(content), "%v", err)
+		return nil, ep.Malformed([]byte(content), "%v", err)
 	}
 	for i, it := range r.Items {
 		stances[it.ID] = labels[i]

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/medkb/medkb/internal/hook"
 )
 
 // stanceResult is a result of three items to judge.
@@ -26,16 +28,16 @@ func stanceResult() *Result {
 func chatServer(t *testing.T, content string) string {
 	return fakeServer(t, "/v1/chat/completions", func(w http.ResponseWriter, b []byte) {
 		var req struct {
-			Model       string        `json:"model"`
-			Temperature *float64      `json:"temperature"`
-			Messages    []chatMessage `json:"messages"`
+			Model       string         `json:"model"`
+			Temperature *float64       `json:"temperature"`
+			Messages    []hook.Message `json:"messages"`
 		}
 		if err := json.Unmarshal(b, &req); err != nil {
 			t.Error(err)
 		}
 		wantUser := "Claim: statins prevent cardiac events\n\nEvidence:\n[1] Statins reduced major cardiac events by 25 %.\n[2] No benefit of statins was seen.\n[3] The patient likes tea.\n"
 		if req.Model != "judge-1" || req.Temperature == nil || *req.Temperature != 0 || len(req.Messages) != 2 ||
-			req.Messages[0] != (chatMessage{"system", stanceSystem}) || req.Messages[1] != (chatMessage{"user", wantUser}) {
+			req.Messages[0] != (hook.Message{Role: "system", Content: stanceSystem}) || req.Messages[1] != (hook.Message{Role: "user", Content: wantUser}) {
 			t.Errorf("request %s", b)
 		}
 		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}}})
