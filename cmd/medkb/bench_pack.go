@@ -1,16 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
+	"context"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/medkb/medkb/index/embed"
 	"github.com/medkb/medkb/internal/bench/packbench"
+	"github.com/medkb/medkb/internal/hook"
 	"github.com/medkb/medkb/planner/pack"
 )
 
@@ -99,14 +105,23 @@ func benchPackCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var floor float64
 	var losses int
+	var llm answerFlags
 	c := &cobra.Command{
-		Use:   "pack (--cases F.jsonl [--record-in-query] | --medqa F [--validation] [--question-only]) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.5] [--gold-tiers] [--losses W] [--svg FILE] [--json]",
+		Use:   "pack (--cases F.jsonl [--record-in-query] | --medqa F [--validation] [--question-only]) [--noise 12] [--windows 256,512,1024,2048] [--floor 0.5] [--gold-tiers] [--losses W] [--svg FILE] [--llm openai:MODEL [--llm-url URL]] [--export-prompts DIR] [--json]",
 		Short: "RRCE of EBM-Pack, the exact optimum and the paper's baselines at several windows",
 		Long: `Adds noise to every case at 1:N (40% templated boilerplate in the case's
 language, 30% fragments of other cases, 30% splices of two), shuffles with a
 fixed seed, packs with every strategy at every window and reports RRCE: the
 share of T1/T2 signal segments whose key entities all survive packing. Also
-the greedy's utility against the exact optimum and a kmin ablation at 512.`,
+the greedy's utility against the exact optimum and a kmin ablation at 512.
+
+With --llm openai:MODEL, also answer accuracy: each case's question (MedQA,
+or a case's "question", "options" and "answer") is asked of an
+OpenAI-compatible chat server (--llm-url, key from $MEDKB_LLM_API_KEY or
+$OPENAI_API_KEY) after the context each strategy but exact packed at each
+window, and after the case's full record; it reports accuracy and APR
+(accuracy / full-record accuracy). --export-prompts DIR writes the same
+prompts to DIR/prompts.jsonl, with the correct letters, to run elsewhere.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !(floor >= 0 && floor <= 1) {
@@ -124,12 +139,18 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 			if err != nil {
 				return fmt.Errorf("--windows: %w", err)
 			}
+			if err := llm.check(); err != nil {
+				return err
+			}
 			s, err := cf.suite(cmd)
 			if err != nil {
 				return err
 			}
 			rep, err := s.Run(cfg)
 			if err != nil {
+				return err
+			}
+			if rep.Answers, err = llm.run(cmd.Context(), s, cfg, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
 			if losses > 0 {
@@ -155,13 +176,23 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 			if asJSON {
 				return e.writeJSON(rep)
 			}
-			if err := rep.WriteTable(e.stdout); err != nil || losses == 0 {
+			if err := rep.WriteTable(e.stdout); err != nil {
 				return err
 			}
-			return rep.Losses.WriteTable(e.stdout)
+			if rep.Losses != nil {
+				if err := rep.Losses.WriteTable(e.stdout); err != nil {
+					return err
+				}
+			}
+			if rep.Answers != nil {
+				fmt.Fprintln(e.stdout)
+				return rep.Answers.WriteTable(e.stdout)
+			}
+			return nil
 		},
 	}
 	cf.register(c)
+	llm.register(c)
 	c.Flags().StringVar(&windows, "windows", "256,512,1024,2048", "token windows, comma-separated")
 	c.Flags().StringVar(&svg, "svg", "", "also draw RRCE against window as an SVG file")
 	c.Flags().IntVar(&losses, "losses", 0, "also list the T1/T2 signal segments EBM-Pack loses at this window, and how")
@@ -169,6 +200,84 @@ the greedy's utility against the exact optimum and a kmin ablation at 512.`,
 		fmt.Sprintf("similarity floor in [0, 1]: Sim = (1 - floor) * cosine + floor * tokens / %d", pack.FloorTokens))
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
+}
+
+// answerFlags configure bench pack's answer-accuracy harness.
+type answerFlags struct {
+	llm, url, export string
+	workers          int
+	timeout          time.Duration
+}
+
+func (f *answerFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&f.llm, "llm", "", "also measure answer accuracy with this model, as openai:MODEL (any OpenAI-compatible chat server)")
+	c.Flags().StringVar(&f.url, "llm-url", "https://api.openai.com/v1", "the chat server's root; /chat/completions is appended (Ollama: http://localhost:11434/v1)")
+	c.Flags().IntVar(&f.workers, "llm-workers", 4, "requests in flight at once")
+	c.Flags().DurationVar(&f.timeout, "llm-timeout", 2*time.Minute, "bound on one request")
+	c.Flags().StringVar(&f.export, "export-prompts", "", "write the answer prompts to DIR/prompts.jsonl (with or without --llm)")
+}
+
+// check says what is wrong with the flags.
+func (f *answerFlags) check() error {
+	switch {
+	case f.llm == "":
+		return nil
+	case !strings.HasPrefix(f.llm, "openai:") || f.llm == "openai:":
+		return fmt.Errorf("--llm %q: want openai:MODEL (an OpenAI-compatible chat server at --llm-url)", f.llm)
+	case f.workers < 1:
+		return fmt.Errorf("--llm-workers %d: want at least 1", f.workers)
+	case f.timeout <= 0:
+		return fmt.Errorf("--llm-timeout %v: want a positive duration", f.timeout)
+	}
+	return nil
+}
+
+// run writes the prompts when asked and measures answer accuracy when a
+// model is named; nil when neither.
+func (f *answerFlags) run(ctx context.Context, s *packbench.Suite, cfg packbench.Config, log io.Writer) (*packbench.AnswerReport, error) {
+	if f.llm == "" && f.export == "" {
+		return nil, nil
+	}
+	cfg.Strategies = nil
+	prompts, err := s.Prompts(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if f.export != "" {
+		if err := writePrompts(f.export, prompts); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(log, "medkb: wrote %d prompts to %s\n", len(prompts), filepath.Join(f.export, "prompts.jsonl"))
+	}
+	if f.llm == "" {
+		return nil, nil
+	}
+	ep := hook.Endpoint{What: "answer", URL: hook.Join(f.url, "/chat/completions"), Timeout: f.timeout,
+		APIKey: cmp.Or(os.Getenv("MEDKB_LLM_API_KEY"), os.Getenv("OPENAI_API_KEY"))}
+	return packbench.Answer(ctx, prompts, packbench.ChatAsker(ep, strings.TrimPrefix(f.llm, "openai:")), f.workers)
+}
+
+// writePrompts writes DIR/prompts.jsonl, making DIR when it is missing.
+func writePrompts(dir string, prompts []packbench.Prompt) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--export-prompts: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, "prompts.jsonl"))
+	if err != nil {
+		return fmt.Errorf("--export-prompts: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	err = packbench.WritePrompts(w, prompts)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--export-prompts: %w", err)
+	}
+	return nil
 }
 
 func tuneCmd(e *env) *cobra.Command {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -101,5 +103,76 @@ func TestBenchPackServedEmbedder(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, "--embedder: ") || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, %q; want an error naming %q", tc.flags, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestBenchPackAnswers: --llm asks a chat server (here one that always
+// answers "A") and --export-prompts writes the very prompts it asked,
+// whose answers give the accuracy reported.
+func TestBenchPackAnswers(t *testing.T) {
+	var calls atomic.Int64
+	chat := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer k1" {
+			http.Error(w, "wrong path or key", http.StatusNotFound)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"content": "A"}}}})
+	}))
+	t.Cleanup(chat.Close)
+	t.Setenv("MEDKB_LLM_API_KEY", "k1")
+	dir := t.TempDir()
+	args := []string{"bench", "pack", "--medqa", "../../internal/bench/packbench/testdata/medqa_zh.jsonl", "--n", "0", "--windows", "256"}
+	code, out, errOut := cli(t, "", append(args, "--json", "--llm", "openai:m1", "--llm-url", chat.URL+"/v1", "--export-prompts", dir)...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var rep struct {
+		Answers struct {
+			Full     float64                       `json:"full_record_accuracy"`
+			Accuracy map[string]map[string]float64 `json:"accuracy"`
+			Requests int                           `json:"requests"`
+		} `json:"answers"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "prompts.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, fullA, lines := 0, 0, strings.Split(strings.TrimSpace(string(raw)), "\n")
+	for _, line := range lines {
+		var p struct{ Strategy, Answer string }
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Strategy == "full" {
+			full++
+			if p.Answer == "A" {
+				fullA++
+			}
+		}
+	}
+	if full != 19 || len(lines) != 19*6 || rep.Answers.Full != float64(fullA)/float64(full) || int(calls.Load()) != rep.Answers.Requests {
+		t.Errorf("%d full prompts of %d, %d answered A; report %+v after %d calls", full, len(lines), fullA, rep.Answers, calls.Load())
+	}
+	if len(rep.Answers.Accuracy) != 5 || !strings.Contains(errOut, "wrote 114 prompts") {
+		t.Errorf("accuracy %v; stderr %q", rep.Answers.Accuracy, errOut)
+	}
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--llm", "gpt-4o"}, "want openai:MODEL"},
+		{[]string{"--llm", "openai:m1", "--llm-url", "http://127.0.0.1:1/v1"}, "answer endpoint http://127.0.0.1:1/v1/chat/completions is unreachable"},
+		{[]string{"--llm", "openai:m1", "--llm-workers", "0"}, "--llm-workers 0"},
+	} {
+		if code, _, errOut := cli(t, "", append(args, tc.flags...)...); code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want %q", tc.flags, code, errOut, tc.want)
+		}
+	}
+	if code, _, errOut := cli(t, "", "bench", "pack", "--cases", "../../internal/bench/packbench/testdata/cases.jsonl", "--llm", "openai:m1"); code != 1 || !strings.Contains(errOut, "no case has a question") {
+		t.Errorf("cases without questions: exit %d, %q", code, errOut)
 	}
 }

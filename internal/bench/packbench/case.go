@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -30,6 +31,13 @@ type Case struct {
 	// decay for this case.
 	Now      string    `json:"now,omitempty"`
 	Segments []Segment `json:"segments"`
+	// Question, Options and Answer make the case a multiple-choice
+	// question for the answer-accuracy harness (Suite.Prompts): the
+	// question asked after the packed record (the record left out), the
+	// options by letter, and the correct letter. All three or none.
+	Question string            `json:"question,omitempty"`
+	Options  map[string]string `json:"options,omitempty"`
+	Answer   string            `json:"answer,omitempty"`
 }
 
 // Segment is one block of a case.
@@ -161,7 +169,7 @@ func decodeCase(raw []byte) (c Case, unknown []string, marked bool, err error) {
 // The JSON names of Case and Segment; encoding/json matches them without
 // regard to case, and so does unknownNames.
 var (
-	caseFields    = []string{"id", "query", "now", "segments"}
+	caseFields    = []string{"id", "query", "now", "segments", "question", "options", "answer"}
 	segmentFields = []string{"id", "text", "type", "tier", "time", "signal", "keys"}
 )
 
@@ -404,6 +412,9 @@ func (c *Case) check() error {
 	if _, err := base.ParseDay(c.Now); err != nil {
 		return fmt.Errorf("case %q: now: %v", c.ID, err)
 	}
+	if err := c.checkQuestion(); err != nil {
+		return fmt.Errorf("case %q: %v", c.ID, err)
+	}
 	seen := map[string]bool{}
 	for _, s := range c.Segments {
 		if seen[s.ID] {
@@ -416,6 +427,34 @@ func (c *Case) check() error {
 		if _, err := base.ParseDay(s.Time); err != nil {
 			return fmt.Errorf("case %q: segment %q: time: %v", c.ID, s.ID, err)
 		}
+	}
+	return nil
+}
+
+// checkQuestion reports what makes the case's question unusable: part of
+// it missing, fewer than two options, a label that is not one capital
+// letter, or an answer that is not one of the labels.
+func (c *Case) checkQuestion() error {
+	if c.Question == "" && len(c.Options) == 0 && c.Answer == "" {
+		return nil
+	}
+	switch {
+	case strings.TrimSpace(c.Question) == "":
+		return errors.New(`"options" or "answer" without a "question"`)
+	case len(c.Options) < 2:
+		return fmt.Errorf(`"question" needs "options", at least two, by letter: {"A": "...", "B": "..."}`)
+	}
+	for _, l := range slices.Sorted(maps.Keys(c.Options)) {
+		o := c.Options[l]
+		if len(l) != 1 || l[0] < 'A' || l[0] > 'Z' {
+			return fmt.Errorf("option %q: an option's label is one capital letter", l)
+		}
+		if strings.TrimSpace(o) == "" {
+			return fmt.Errorf("option %s is empty", l)
+		}
+	}
+	if _, ok := c.Options[c.Answer]; !ok {
+		return fmt.Errorf("answer %q is not one of the options' letters", c.Answer)
 	}
 	return nil
 }

@@ -34,6 +34,18 @@
 // epsilon, then medkb's similarity floor (pack.Params.SimFloor); each
 // stage's best stays best unless a later row beats it.
 //
+// # Answer accuracy
+//
+// A case with a question (MedQA's, or a case file's "question",
+// "options" and "answer") can also be asked of a model. Prompts packs it
+// with every strategy but Exact at every window and gives one prompt per
+// packing, in the packed reading order, plus one with the case's full
+// record, its own segments without noise; Answer sends them through an
+// Asker (ChatAsker: an OpenAI-compatible chat endpoint, internal/hook),
+// asking identical prompts once, reads the chosen option (ChosenOption)
+// and reports accuracy and APR, accuracy over the full record's. A failed
+// request stops the run rather than counting as a wrong answer.
+//
 // # Decisions
 //
 //   - Keys are looked for in the segment's own packed text, not anywhere

@@ -18,11 +18,12 @@ import (
 // medqaItem is one line of a MedQA JSON Lines file: USMLE (English) or
 // MCMLE (Chinese, which has no realidx).
 type medqaItem struct {
-	RealIdx  *int              `json:"realidx"`
-	line     int               // in the file, for an id when RealIdx is absent
-	Question string            `json:"question"`
-	Options  map[string]string `json:"options"`
-	Answer   string            `json:"answer"`
+	RealIdx   *int              `json:"realidx"`
+	line      int               // in the file, for an id when RealIdx is absent
+	Question  string            `json:"question"`
+	Options   map[string]string `json:"options"`
+	Answer    string            `json:"answer"`     // the correct option's text
+	AnswerIdx string            `json:"answer_idx"` // its letter (USMLE only)
 }
 
 // MedQASample says which MedQA vignettes MedQACases draws.
@@ -52,7 +53,10 @@ type MedQASample struct {
 // vignettes with at least two kinds of segment and at least one T1/T2
 // segment are eligible. They are visited in an order fixed by the seed
 // and the sample takes the first N (or, for validation, the next N);
-// the cases come back in file order. A case's id is "medqa-" and the
+// the cases come back in file order. When the item names its answer
+// (answer_idx, else the answer's text among the options), the case also
+// asks the question sentence with the options, for the answer harness.
+// A case's id is "medqa-" and the
 // item's realidx, or "medqa-line" and its line number when it has none
 // (so that a file mixing both cannot give two cases one id).
 //
@@ -179,6 +183,9 @@ func medqaCase(it *medqaItem, questionOnly bool) (Case, bool) {
 		id = fmt.Sprintf("medqa-%d", *it.RealIdx)
 	}
 	c := Case{ID: id, Query: medqaQuery(query, it.Options)}
+	if answer := it.answerLetter(); answer != "" {
+		c.Question, c.Options, c.Answer = sents[q], it.Options, answer
+	}
 	kinds := map[string]bool{}
 	objective := false
 	for i, s := range sents[:q] {
@@ -241,4 +248,19 @@ func medqaQuery(question string, options map[string]string) string {
 		fmt.Fprintf(&sb, " %s. %s", k, options[k])
 	}
 	return sb.String()
+}
+
+// answerLetter is the letter of the item's correct option: answer_idx,
+// else the option whose text is the answer; "" when neither names an
+// option (the case then asks no question).
+func (it *medqaItem) answerLetter() string {
+	if _, ok := it.Options[it.AnswerIdx]; ok {
+		return it.AnswerIdx
+	}
+	for l, o := range it.Options {
+		if o == it.Answer && it.Answer != "" {
+			return l
+		}
+	}
+	return ""
 }

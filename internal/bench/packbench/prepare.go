@@ -49,10 +49,11 @@ type Suite struct {
 }
 
 type prepared struct {
-	id     string
-	now    base.Day
-	cands  []pack.Candidate
-	signal []signalSeg
+	id       string
+	now      base.Day
+	cands    []pack.Candidate
+	signal   []signalSeg
+	question *question // nil when the case asks none
 }
 
 // signalSeg is a signal segment to account for after packing.
@@ -92,6 +93,7 @@ func Prepare(ctx context.Context, cases []Case, opt Options) (*Suite, error) {
 	errs := make([]error, len(noisy))
 	parallel(len(noisy), func(_, i int) {
 		s.cases[i], errs[i] = prepareCase(ctx, &noisy[i], &opt)
+		s.cases[i].question = caseQuestion(&cases[i])
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -179,10 +181,13 @@ func workers() int { return runtime.GOMAXPROCS(0) }
 
 // parallel runs f(worker, i) for i in 0..n-1 on workers() goroutines;
 // worker (0..workers()-1) lets f keep per-goroutine scratch space.
-func parallel(n int, f func(worker, i int)) {
+func parallel(n int, f func(worker, i int)) { parallelOn(workers(), n, f) }
+
+// parallelOn is parallel on the given number of goroutines.
+func parallelOn(goroutines, n int, f func(worker, i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for w := range workers() {
+	for w := range goroutines {
 		wg.Go(func() {
 			for i := range next {
 				f(w, i)

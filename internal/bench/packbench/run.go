@@ -64,6 +64,9 @@ type Report struct {
 	// Losses lists the segments one strategy lost at one window, when the
 	// caller asks (Suite.Losses); nil, and left out of JSON, otherwise.
 	Losses *Losses `json:"losses,omitempty"`
+	// Answers is the answer-accuracy harness's report, when asked (bench
+	// pack --llm); nil, and left out of JSON, otherwise.
+	Answers *AnswerReport `json:"answers,omitempty"`
 }
 
 // caseResult is one case's counts, reduced in case order so that sums

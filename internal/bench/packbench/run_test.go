@@ -282,6 +282,12 @@ func TestReadCasesErrors(t *testing.T) {
 		`{"id": "a", "query": "q", "segments": {"id": "s", "text": "t"}}`,
 		`{"id": "a", "query": "q", "segments": [[{"id": "s", "text": "t"}]]}`,
 		`{"id": "a", "query": ["q"], "segments": [{"id": "s", "text": "t"}]}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}], "answer": "B"}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}], "question": "Which?", "options": {"A": "x"}, "answer": "A"}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}], "question": "Which?", "options": {"A": "x", "b": "y"}, "answer": "A"}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}], "question": "Which?", "options": {"A": "x", "B": " "}, "answer": "A"}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}], "question": "Which?", "options": {"A": "x", "B": "y"}, "answer": "C"}`,
+		`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t"}], "question": "Which?", "options": ["x", "y"], "answer": "A"}`,
 	}
 	var out strings.Builder
 	for _, in := range inputs {
