@@ -212,3 +212,17 @@ func TestAnswerEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// FuzzChosenOption: whatever a model replies, the choice is one of the
+// letters or none.
+func FuzzChosenOption(f *testing.F) {
+	for _, s := range []string{"B", "(C)", "The answer is D.", "答案：A", "A 45-year-old", "**E**"} {
+		f.Add(s)
+	}
+	letters := []string{"A", "B", "C", "D"}
+	f.Fuzz(func(t *testing.T, reply string) {
+		if got := ChosenOption(reply, letters); got != "" && !slices.Contains(letters, got) {
+			t.Fatalf("ChosenOption(%q) = %q, not one of %v", reply, got, letters)
+		}
+	})
+}

@@ -384,6 +384,7 @@ func FuzzReadCases(f *testing.F) {
 	}
 	f.Add(string(raw))
 	f.Add(`{"id": "a", "query": "q", "segments": [{"id": "s", "text": "t", "tier": "t2", "keys": []}]}`)
+	f.Add(`{"id": "a", "query": "q", "segments": [{"text": "t"}], "question": "Which?", "options": {"A": "x", "B": "y"}, "answer": "B"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		cases, _, err := ReadCases(strings.NewReader(in), "fuzz")
 		if err != nil {
