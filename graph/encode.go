@@ -201,7 +201,7 @@ func Decode(data []byte) (*Graph, error) {
 	if err := g.checkDecoded(aliasEnd, all); err != nil {
 		return nil, err
 	}
-	g.linker = newLinker()
+	g.linker = newLinker(len(g.types))
 	return g, nil
 }
 

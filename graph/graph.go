@@ -89,7 +89,7 @@ func Build(ents []base.Entity, triples []base.Triple) *Graph {
 
 	g := &Graph{}
 	id := g.placeNodes(c.ents)
-	g.linker = newLinker()
+	g.linker = newLinker(len(g.types))
 
 	byRel := make([][]edge, len(relNames))
 	for _, e := range raw {

@@ -71,10 +71,10 @@ func (x *execution) names(ctx context.Context) (gate.Names, error) {
 	var types []string
 	if g != nil {
 		types = g.Types()
-		// Build the dictionary (one for every type) now, under ctx, so
-		// that counting below cannot wait.
-		if len(types) > 0 {
-			if _, err := g.LinkContext(ctx, "", types[0]); err != nil {
+		// Build every type's automaton now, under ctx, so that
+		// counting below cannot wait.
+		for _, t := range types {
+			if _, err := g.LinkContext(ctx, "", t); err != nil {
 				return nil, err
 			}
 		}
