@@ -28,6 +28,10 @@ type env struct {
 	// quantize is ingest's --quantize: how the store holds its vectors
 	// in memory (medkb.Options.Quantize); "" means the store's choice.
 	quantize string
+	// backend and weaviate are ingest's --backend and --weaviate*
+	// (medkb.Options.Backend and Weaviate).
+	backend  string
+	weaviate medkb.WeaviateOptions
 }
 
 // errSilent marks an error already reported to the user (exit status 1).
@@ -87,7 +91,7 @@ func (e *env) storeFlags(c *cobra.Command) *cobra.Command {
 // options are the medkb.Options of the store flags and the environment.
 func (e *env) options(readOnly bool) *medkb.Options {
 	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, Embedder: e.embedder, EmbedServer: embedServer(), Quantize: e.quantize,
-		Reranker: reranker()}
+		Reranker: reranker(), Backend: e.backend, Weaviate: e.weaviate}
 }
 
 // reranker is the reranker RERANK calls, served at $MEDKB_RERANK_URL
