@@ -130,10 +130,7 @@ files it ingested stay.`,
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	c.Flags().BoolVar(&noSpaceCheck, "no-space-check", false, "write a file of many batches even when the disk seems too full for it")
 	c.Flags().StringVar(&e.quantize, "quantize", "", "how the store holds its vectors in memory from now on: int8 (codes, a quarter of the memory; the best candidates rescored exactly from the store file) or f32; recorded in the store")
-	c.Flags().StringVar(&e.backend, "backend", "", "where a new store retrieves: embedded (default) or weaviate; recorded in the store")
-	c.Flags().StringVar(&e.weaviate.Nodes, "weaviate", "", "the Weaviate nodes, comma-separated http://HOST:PORT?grpc=PORT (recorded by a new store; given later, they replace the recorded ones for this run)")
-	c.Flags().StringVar(&e.weaviate.VectorIndex, "weaviate-index", "", "a new store's Weaviate vector index: flat (exact, default) or hnsw")
-	c.Flags().IntVar(&e.weaviate.Replicas, "weaviate-replicas", 0, "a new store's Weaviate replication factor (default 1)")
+	backendFlags(c, e)
 	ef.register(c, "", "what a new store embeds with, recorded at its first document (default hash-v1); an existing store's must match")
 	return e.routedStoreFlags(c, ingestServerHelp)
 }

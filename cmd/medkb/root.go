@@ -94,6 +94,20 @@ func (e *env) options(readOnly bool) *medkb.Options {
 		Reranker: reranker(), Backend: e.backend, Weaviate: e.weaviate}
 }
 
+// storeOptions are the options of a new store the command makes itself
+// (a bench's): the backend flags only.
+func (e *env) storeOptions() *medkb.Options {
+	return &medkb.Options{Backend: e.backend, Weaviate: e.weaviate}
+}
+
+// backendFlags registers --backend and --weaviate* on c.
+func backendFlags(c *cobra.Command, e *env) {
+	c.Flags().StringVar(&e.backend, "backend", "", "where a new store retrieves: embedded (default) or weaviate; recorded in the store")
+	c.Flags().StringVar(&e.weaviate.Nodes, "weaviate", "", "the Weaviate nodes, comma-separated http://HOST:PORT?grpc=PORT (recorded by a new store; given later, they replace the recorded ones for this run)")
+	c.Flags().StringVar(&e.weaviate.VectorIndex, "weaviate-index", "", "a new store's Weaviate vector index: flat (exact, default) or hnsw")
+	c.Flags().IntVar(&e.weaviate.Replicas, "weaviate-replicas", 0, "a new store's Weaviate replication factor (default 1)")
+}
+
 // reranker is the reranker RERANK calls, served at $MEDKB_RERANK_URL
 // (optionally $MEDKB_RERANK_MODEL and $MEDKB_RERANK_API_KEY); nil when
 // that is not set, so that a statement with RERANK fails.

@@ -148,9 +148,19 @@ func properties() []*models.Property {
 	return ps
 }
 
-// Drop deletes collection name (a replaced generation's), if it exists.
+// Drop deletes collection name (a replaced generation's), if it exists,
+// and the aliases that name it (Weaviate keeps them otherwise).
 func (ix *Index) Drop(ctx context.Context, name string) error {
 	return ix.c.do(ctx, "deleting collection "+name, func(cl *wv.Client) error {
+		aliases, err := cl.Alias().Getter().WithClassName(name).Do(ctx)
+		if err != nil {
+			return err
+		}
+		for _, a := range aliases {
+			if err := cl.Alias().AliasDeleter().WithAliasName(a.Alias).Do(ctx); err != nil {
+				return err
+			}
+		}
 		exists, err := cl.Schema().ClassExistenceChecker().WithClassName(name).Do(ctx)
 		if err != nil || !exists {
 			return err

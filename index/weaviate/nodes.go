@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -116,4 +117,29 @@ func (c *cluster) on(n int, what string, fn func(*wv.Client) error) error {
 		return fmt.Errorf("weaviate: %s on %s: %w", what, c.nodes[n].URL, err)
 	}
 	return nil
+}
+
+// LocalNodes are the nodes cluster.sh starts (with no port offset).
+const LocalNodes = "http://127.0.0.1:8180?grpc=50151,http://127.0.0.1:8181?grpc=50152,http://127.0.0.1:8182?grpc=50153"
+
+// Ready reports, for each node, nil when it answers its readiness probe
+// and else why not.
+func Ready(ctx context.Context, nodes []Node) []error {
+	errs := make([]error, len(nodes))
+	for i, n := range nodes {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.URL+"/v1/.well-known/ready", nil)
+		if err == nil {
+			var resp *http.Response
+			if resp, err = http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					err = fmt.Errorf("%s", resp.Status)
+				}
+			}
+		}
+		if err != nil {
+			errs[i] = fmt.Errorf("weaviate: %s is not ready: %w", n.URL, err)
+		}
+	}
+	return errs
 }
