@@ -3,14 +3,12 @@
 package weaviate
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,41 +17,16 @@ import (
 	"github.com/medkb/medkb/internal/shareddata"
 )
 
-// readTSV reads "id<TAB>text" lines.
-func readTSV(t *testing.T, path string) (ids, texts []string) {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		id, text, ok := strings.Cut(sc.Text(), "\t")
-		if ok {
-			ids, texts = append(ids, id), append(texts, text)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return ids, texts
-}
-
 // TestHNSWRecallNFCorpus measures the vector arm on HNSW against the
 // exact (flat) one: recall@10 over NFCorpus's test and dev title queries,
 // with the built-in hash embedder, one document a chunk. The target is
 // 0.95 (docs/weaviate.md); it also logs the median latency of each.
 func TestHNSWRecallNFCorpus(t *testing.T) {
 	nodes := Cluster(t)
-	dir := shareddata.Dir()
-	if _, err := os.Stat(dir + "/nfcorpus/test.docs"); err != nil {
-		t.Skipf("no NFCorpus under %s", dir)
-	}
-	_, texts := readTSV(t, dir+"/nfcorpus/test.docs")
+	_, texts := shareddata.ReadTSV(t, shareddata.Path(t, "nfcorpus", "test.docs"))
 	var queries []string
 	for _, f := range []string{"test.titles.queries", "dev.titles.queries"} {
-		_, q := readTSV(t, dir+"/nfcorpus/"+f)
+		_, q := shareddata.ReadTSV(t, shareddata.Path(t, "nfcorpus", f))
 		queries = append(queries, q...)
 	}
 	ctx := context.Background()

@@ -1,8 +1,10 @@
 package shareddata
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -37,4 +39,27 @@ func Path(tb testing.TB, parts ...string) string {
 		tb.Skipf("public data absent (set MEDKB_DATA to the shared data folder): %v", err)
 	}
 	return path
+}
+
+// ReadTSV returns the first two tab-separated fields of every line of
+// path (a collection's "id<TAB>text" documents or queries).
+func ReadTSV(tb testing.TB, path string) (ids, texts []string) {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		id, text, ok := strings.Cut(sc.Text(), "\t")
+		if ok {
+			ids, texts = append(ids, id), append(texts, text)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return ids, texts
 }
