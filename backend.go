@@ -75,6 +75,9 @@ func (s *backendSpec) describe() string {
 type remote struct {
 	spec backendSpec
 	ix   *weaviate.Index
+	// made says the collection is known to exist (made or found by
+	// this process); only the writer reads and sets it.
+	made bool
 }
 
 // attachBackend opens g's backend as the store recorded it, or, for a new
@@ -112,10 +115,6 @@ func (db *DB) attachBackend(ctx context.Context, g *generation, m store.Meta) er
 		}
 		return nil
 	}
-	if err := r.ix.Create(ctx); err != nil {
-		g.setBackendErr(remoteBehind(g, m.BackendSeq, m.Seq, err))
-		return nil
-	}
 	db.syncBackend(ctx, g)
 	return nil
 }
@@ -149,7 +148,7 @@ func (db *DB) createBackend(ctx context.Context, g *generation) error {
 	if err := g.st.SetBackend(string(rec)); err != nil {
 		return err
 	}
-	g.remote = r
+	r.made, g.remote = true, r
 	return nil
 }
 
@@ -168,12 +167,17 @@ func openRemote(spec backendSpec, gen, nodes string) (*remote, error) {
 	return &remote{spec: spec, ix: ix}, nil
 }
 
-// syncBackend replays into g's backend the writes it lacks (store.Replay
-// from the sequence it reflects) and records the sequence reached; a
-// failure is kept for queries (ErrBackendBehind) and bbolt is left as it
-// was. Only the writer of g calls it.
+// syncBackend makes g's collection unless it exists, replays into it the
+// writes it lacks (store.Replay from the sequence it reflects) and
+// records the sequence reached; a failure is kept for queries
+// (ErrBackendBehind) and bbolt is left as it was. Only the writer of g
+// calls it.
 func (db *DB) syncBackend(ctx context.Context, g *generation) {
 	m, err := g.st.Meta()
+	if err == nil && !g.remote.made {
+		err = g.remote.ix.Create(ctx)
+		g.remote.made = err == nil
+	}
 	if err == nil && m.BackendSeq < m.Seq {
 		err = replayRemote(ctx, g, m.BackendSeq)
 	}
@@ -184,11 +188,18 @@ func (db *DB) syncBackend(ctx context.Context, g *generation) {
 }
 
 // replayRemote applies the writes after since to g's backend, then
-// records the sequence they bring it to.
+// records the sequence they bring it to. Since 0 is a full replay, into a
+// collection emptied first: whatever it holds (an interrupted rebuild's
+// leftovers under the same generation name) is not this generation's.
 func replayRemote(ctx context.Context, g *generation, since uint64) error {
 	ch, err := g.st.Replay(since)
 	if err != nil {
 		return err
+	}
+	if since == 0 {
+		if err := g.remote.ix.Clear(ctx); err != nil {
+			return err
+		}
 	}
 	adds := make([]bm25.Doc, len(ch.Added))
 	ords := make([]uint64, len(ch.Added))

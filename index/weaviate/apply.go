@@ -55,6 +55,32 @@ func (ix *Index) Apply(ctx context.Context, deletes []uint64, adds []bm25.Doc, v
 	return nil
 }
 
+// Clear deletes every object of the collection, keeping the collection
+// and its aliases, in rounds of Weaviate's limit on one batch delete.
+func (ix *Index) Clear(ctx context.Context) error {
+	all := filters.Where().WithPath([]string{propOrd}).WithOperator(filters.GreaterThanEqual).WithValueInt(0)
+	for {
+		var matched int64
+		err := ix.c.do(ctx, "emptying "+ix.opts.Collection, func(cl *wv.Client) error {
+			res, err := cl.Batch().ObjectsBatchDeleter().WithClassName(ix.opts.Collection).WithWhere(all).
+				WithConsistencyLevel(writeConsistency).Do(ctx)
+			if err != nil {
+				return err
+			}
+			if r := res.Results; r != nil {
+				if r.Failed > 0 {
+					return fmt.Errorf("%d of %d deletes failed", r.Failed, r.Matches)
+				}
+				matched = r.Matches
+			}
+			return nil
+		})
+		if err != nil || matched == 0 {
+			return err
+		}
+	}
+}
+
 func (ix *Index) delete(ctx context.Context, ords []uint64) error {
 	vals := make([]int64, len(ords))
 	for i, o := range ords {

@@ -192,6 +192,12 @@ func TestClusterApplyIsIdempotent(t *testing.T) {
 	if err != nil || len(hs) != 1 || hs[0].Ord != 2 || math.Abs(hs[0].Score-1) > 1e-5 {
 		t.Errorf("nearest to chunk 2's own vector: %v %v (want ord 2, score 1)", hs, err)
 	}
+	if err := ix.Clear(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ix.Ords(ctx, 0); err != nil || len(got) != 0 {
+		t.Errorf("after Clear: %v %v", got, err)
+	}
 }
 
 func TestClusterAlias(t *testing.T) {

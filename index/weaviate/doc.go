@@ -15,7 +15,13 @@
 // write or read-write open. Object ids are version 5 UUIDs of the
 // collection name and the chunk ordinal (ObjectID), so applying a write
 // twice replaces objects rather than adding them, and a replay after a
-// crash or a failed batch is harmless.
+// crash or a failed batch is harmless. A full replay (a collection that
+// reflects none of its generation's writes) empties the collection first
+// (Clear), so that what an interrupted rebuild left under the same
+// generation name cannot answer queries. medkb makes its collections
+// itself (Create) before writing; cluster.sh turns Weaviate's
+// auto-schema off so that a write to a missing collection fails rather
+// than makes one with the wrong schema.
 //
 // # One collection a generation, one alias a store
 //
