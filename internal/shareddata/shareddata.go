@@ -1,11 +1,11 @@
 package shareddata
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/ireval"
 )
 
 // Dir returns the data folder: $MEDKB_DATA, or shared/data beside the
@@ -41,8 +41,8 @@ func Path(tb testing.TB, parts ...string) string {
 	return path
 }
 
-// ReadTSV returns the first two tab-separated fields of every line of
-// path (a collection's "id<TAB>text" documents or queries).
+// ReadTSV returns the ids and texts of the "id<TAB>text" lines of path
+// (a collection's documents or queries; ireval.ReadPairs).
 func ReadTSV(tb testing.TB, path string) (ids, texts []string) {
 	tb.Helper()
 	f, err := os.Open(path)
@@ -50,16 +50,12 @@ func ReadTSV(tb testing.TB, path string) (ids, texts []string) {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		id, text, ok := strings.Cut(sc.Text(), "\t")
-		if ok {
-			ids, texts = append(ids, id), append(texts, text)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
+	err = ireval.ReadPairs(f, func(id, text string) error {
+		ids, texts = append(ids, id), append(texts, text)
+		return nil
+	})
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
 	}
 	return ids, texts
 }
