@@ -186,7 +186,7 @@ func (db *DB) index(g *generation) (*bm25.Index, func(), error) {
 		g.bmMu.Unlock()
 		g.bmMu.RLock()
 	}
-	if err := cmp.Or(g.vecErr, g.bmErr); err != nil {
+	if err := cmp.Or(g.vecErr, g.bmErr, g.remoteErr); err != nil {
 		g.bmMu.RUnlock()
 		return nil, nil, err
 	}
@@ -215,7 +215,7 @@ func (g *generation) dropIndex(err error) {
 func (g *generation) queryErr() error {
 	g.bmMu.RLock()
 	defer g.bmMu.RUnlock()
-	return cmp.Or(g.vecErr, g.bmErr)
+	return cmp.Or(g.vecErr, g.bmErr, g.remoteErr)
 }
 
 // RepairIndex rebuilds the BM25 index of a read-write DB's generation from

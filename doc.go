@@ -108,6 +108,25 @@
 // store, "Locks"); with Options.YieldToWriters it lets its generation go
 // while idle when a writer waits, and opens it again at its next call.
 //
+// # Retrieval backends
+//
+// A store chooses at creation where its two retrieval arms search
+// (Options.Backend, recorded in bbolt): its own indexes (the default), or
+// a Weaviate cluster (BackendWeaviate, package index/weaviate) for stores
+// that outgrow one machine. The cluster is derived like the BM25 index:
+// each write is committed to bbolt first and then applied to the
+// generation's collection, and the sequence the collection reflects is
+// recorded in bbolt, so a write the cluster missed (unreachable nodes) is
+// replayed from the store's log at the next write or read-write open.
+// Meanwhile Ingest succeeds with IngestResult.IndexErr, and queries fail
+// with ErrBackendBehind naming the collection and the nodes; bbolt is
+// never rolled back for the cluster. Each generation has its own
+// collection (ordinals are a generation's), and a rebuild points the
+// store's alias at the new one and drops the replaced ones. Fusion,
+// expansion, relevance and packing stay here; the relevance stage and
+// PACK still read the local BM25 index and vector slab, which a
+// Weaviate-backed store keeps.
+//
 // # Serving
 //
 // One process can own a store for many clients: DB.Serve answers an

@@ -122,7 +122,9 @@ func (db *DB) commit(ctx context.Context, b *store.Batch) (ch *store.Change, ind
 			bm, have = nil, 0
 		}
 	}
-	b.PruneLogThrough = have
+	if b.PruneLogThrough, err = g.logKeep(have); err != nil {
+		return nil, nil, err
+	}
 	if ch, err = g.st.Write(b); err != nil {
 		return nil, nil, err
 	}
@@ -141,6 +143,9 @@ func (db *DB) commit(ctx context.Context, b *store.Batch) (ch *store.Change, ind
 		// A write before this one failed to reach the index: try again,
 		// from what the index persisted, without a full rebuild.
 		db.openIndex(g, false)
+	}
+	if g.remote != nil {
+		db.syncBackend(ctx, g)
 	}
 	return ch, g.queryErr(), nil
 }

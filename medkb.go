@@ -48,6 +48,11 @@ type generation struct {
 	// vecErr is set when applying a committed write to the vector slab
 	// failed; queries then fail until the store is reopened.
 	vecErr error
+	// remote is the retrieval backend when it is not the embedded one
+	// (set once, at attach); remoteErr, guarded by bmMu, says why
+	// queries cannot use it (ErrBackendBehind).
+	remote    *remote
+	remoteErr error
 	// graphMu guards graph and stopOpening.
 	graphMu     sync.Mutex
 	graph       *graphState        // nil until first use; see loadGraph
@@ -143,6 +148,9 @@ func (db *DB) attach(g *generation) error {
 		if note := db.openIndex(g, true); note != "" {
 			db.repairs = append(db.repairs, note)
 		}
+	}
+	if err := db.attachBackend(context.Background(), g, m); err != nil {
+		return err
 	}
 	dim := m.Dim
 	if dim == 0 {

@@ -61,6 +61,14 @@ type Options struct {
 	// rerank server; the medkb command sets one when $MEDKB_RERANK_URL
 	// is set.
 	Reranker Reranker
+	// Backend chooses where a new store's retrieval arms search:
+	// BackendEmbedded (the store's own indexes) or BackendWeaviate (a
+	// Weaviate cluster that Weaviate describes). A store records its
+	// choice at creation and keeps it; "" means the store's choice, the
+	// embedded backend for a new store. Naming another backend than an
+	// existing store's is ErrBackendMismatch.
+	Backend  string
+	Weaviate WeaviateOptions
 }
 
 // The values of Options.Quantize.
@@ -84,6 +92,9 @@ func (o *Options) Validate() error {
 	err := checkCommon("Options", o.LockTimeout, o.ChunkTokens, o.Embedder)
 	if o.Quantize != "" && o.Quantize != QuantizeF32 && o.Quantize != QuantizeInt8 {
 		err = errors.Join(err, fmt.Errorf("medkb: Options.Quantize is %q: use %q, %q or nothing (the store's choice)", o.Quantize, QuantizeF32, QuantizeInt8))
+	}
+	if o.Backend != "" && o.Backend != BackendEmbedded && o.Backend != BackendWeaviate {
+		err = errors.Join(err, fmt.Errorf("medkb: Options.Backend is %q: use %q, %q or nothing (the store's choice)", o.Backend, BackendEmbedded, BackendWeaviate))
 	}
 	return err
 }

@@ -80,6 +80,6 @@ func (db *DB) ExplainParams(ctx context.Context, src string, params Params) (str
 
 // env is what the planner reads: g, with bm its BM25 index (from index).
 func (db *DB) env(g *generation, bm *bm25.Index) *planner.Env {
-	return &planner.Env{Store: g.st, BM25: bm, Vectors: g.vec, Graph: g.loadGraph, Embedder: db.emb,
+	return &planner.Env{Store: g.st, BM25: bm, Vectors: g.vec, Backend: g.backend(), Graph: g.loadGraph, Embedder: db.emb,
 		Count: db.tok.Count, VectorWeight: embed.FusionWeight(db.emb), Reranker: db.opts.Reranker}
 }

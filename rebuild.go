@@ -64,6 +64,10 @@ type RebuildResult struct {
 	// leftovers of interrupted rebuilds); InUse those still open by some
 	// process, which a later rebuild removes.
 	Removed, InUse []string
+	// backend is the store's retrieval backend, nil for the embedded
+	// one: its alias is switched to To, its collections of the removed
+	// generations dropped.
+	backend *backendSpec
 }
 
 // ErrInconsistent is returned by Rebuild and Backup when what they built
@@ -116,6 +120,9 @@ func Rebuild(ctx context.Context, dir string, opts *RebuildOptions) (*RebuildRes
 	}
 	if err := lock.Publish(res.To); err != nil {
 		return nil, err
+	}
+	if err := publishBackend(ctx, res.backend, res.To); err != nil {
+		return nil, fmt.Errorf("medkb: rebuilt and switched to %s, but: %w", res.To, err)
 	}
 	return res, prune(ctx, lock, res, &o)
 }
@@ -190,6 +197,9 @@ func (db *DB) rebuildAndSwitch(ctx context.Context, o *RebuildOptions) (*Rebuild
 	if err := old.close(); err != nil {
 		return nil, nil, fmt.Errorf("medkb: rebuilt and moved to %s, but closing %s: %w", res.To, res.From, err)
 	}
+	if err := publishBackend(ctx, res.backend, res.To); err != nil {
+		return nil, nil, fmt.Errorf("medkb: rebuilt and moved to %s, but: %w", res.To, err)
+	}
 	return res, lock, nil
 }
 
@@ -237,7 +247,7 @@ func prune(ctx context.Context, lock *store.WriterLock, res *RebuildResult, o *R
 	}
 	more, inUse, err := lock.Prune()
 	res.Removed, res.InUse = append(res.Removed, more...), inUse
-	return err
+	return errors.Join(err, dropBackend(ctx, res.backend, res.Removed))
 }
 
 // buildGeneration writes a new, checked generation from old and closes
@@ -259,8 +269,17 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	if err != nil {
 		return nil, err
 	}
+	spec, err := backendOf(m)
+	if err != nil {
+		return nil, err
+	}
 	st, err := store.CreateGeneration(old.Dir())
 	if err != nil {
+		return nil, err
+	}
+	if err := st.SetBackend(m.Backend); err != nil { // before attach, which fills the new generation's collection
+		st.Close()
+		os.RemoveAll(st.GenDir())
 		return nil, err
 	}
 	// The new generation is not CURRENT yet, so Open cannot open it:
@@ -281,7 +300,7 @@ func buildGeneration(ctx context.Context, old *store.Store, o *RebuildOptions) (
 	if err := nb.cur.queryErr(); err != nil {
 		return nil, err // the new index could not be made (a full disk)
 	}
-	res = &RebuildResult{From: old.Generation(), To: st.Generation()}
+	res = &RebuildResult{From: old.Generation(), To: st.Generation(), backend: spec}
 	prep := nb.preparer()
 	prep.stored = true
 	c := &docCopy{from: old, to: nb, prep: prep, total: m.Docs, opts: o, sameEmbedder: sameEmbedder, res: res}

@@ -16,6 +16,9 @@ type Stats struct {
 	Entities   int            `json:"entities"`
 	Triples    int            `json:"triples"`
 	Seq        uint64         `json:"seq"`
+	// Backend names the retrieval backend when it is not the embedded
+	// one: "weaviate (flat, 3 replicas)".
+	Backend string `json:"backend,omitempty"`
 }
 
 // Stats reads the store's counters.
@@ -32,6 +35,9 @@ func (db *DB) Stats() (*Stats, error) {
 	s := &Stats{Docs: m.Docs, Chunks: m.Chunks, Vectors: m.Vectors, Tiers: map[string]int{},
 		Generation: g.st.Generation(), Embedder: m.Embedder, Dim: m.Dim,
 		Entities: m.Entities, Triples: m.Triples, Seq: m.Seq}
+	if g.remote != nil {
+		s.Backend = g.remote.spec.describe()
+	}
 	for i, t := range base.Tiers {
 		s.Tiers[t.String()] = m.Tiers[i]
 	}

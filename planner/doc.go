@@ -26,6 +26,14 @@
 // which slots do not carry, stay as a post-filter on the vector arm with
 // tenfold over-fetching.
 //
+// The arms search through a Backend (Env.Backend): by default the
+// store's own bleve index and vector slab, as above; another backend
+// (a Weaviate cluster, see package index/weaviate) takes both arms with
+// the whole filter, meta.KEY included, so no post-filter is planned, and
+// EXPLAIN names it on each Retrieve line ("on=weaviate (flat, 3
+// replicas)"). Everything after retrieval is the same whatever the
+// backend.
+//
 // Execution: both arms run concurrently; fusion keeps, per chunk, the rank
 // and score it had in each arm (its explanation). rrf sums 1/(k+rank);
 // weighted min-max normalises each arm's list and mixes them by alpha

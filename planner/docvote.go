@@ -59,9 +59,9 @@ func (x *execution) vote(ctx context.Context, sentences []string) ([]arms, error
 			var err error
 			switch {
 			case a.Arm == "bm25" && f.Votes != dsl.VotesVector:
-				out[i].bm25, err = x.searchBM25(ctx, s, a)
+				out[i].bm25, err = x.env.backend().SearchBM25(ctx, s, a)
 			case a.Arm == "vector" && f.Votes != dsl.VotesBM25:
-				out[i].vector, err = x.searchVector(vecs[i], a)
+				out[i].vector, err = x.env.backend().SearchVector(ctx, vecs[i], a)
 			}
 			if err != nil {
 				return nil, err

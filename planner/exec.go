@@ -26,6 +26,9 @@ type Env struct {
 	Store   *store.Store
 	BM25    *bm25.Index
 	Vectors *vector.Index
+	// Backend serves the retrieval arms; nil means the embedded one,
+	// BM25 and Vectors (see Backend).
+	Backend Backend
 	// Graph returns the store's knowledge graph, nil when it has none,
 	// and how it was opened (for EXPLAIN ANALYZE). It is called only for
 	// statements with EXPAND, so a store's graph is opened on first use
@@ -76,7 +79,8 @@ func compile(ctx context.Context, src string, args dsl.Args, env *Env, clk clock
 	if env.Vectors != nil && env.Vectors.DefaultScan() == vector.ScanInt8 {
 		scan = dsl.ScanInt8
 	}
-	return Build(q, Binding{Graph: g, GraphNote: note, VectorWeight: env.VectorWeight, VectorScan: scan})
+	return Build(q, Binding{Graph: g, GraphNote: note, VectorWeight: env.VectorWeight, VectorScan: scan,
+		Backend: env.backend().Name(), PushesMeta: env.backend().PushesMeta()})
 }
 
 // Run compiles src with args and executes it. EXPLAIN returns the plan without running
@@ -303,9 +307,9 @@ func (x *execution) runArms(ctx context.Context, q string, qvec []float32, k int
 			defer wg.Done()
 			start := time.Now()
 			if a.Arm == "bm25" {
-				hits[i], errs[i] = x.searchBM25(ctx, q, a)
+				hits[i], errs[i] = x.env.backend().SearchBM25(ctx, q, a)
 			} else {
-				hits[i], errs[i] = x.searchVector(qvec, a)
+				hits[i], errs[i] = x.env.backend().SearchVector(ctx, qvec, a)
 			}
 			took[i] = time.Since(start)
 		}()
@@ -323,71 +327,6 @@ func (x *execution) runArms(ctx context.Context, q string, qvec []float32, k int
 		}
 		if report {
 			x.reportTook("Retrieve "+a.Arm, 0, len(hits[i]), took[i], "")
-		}
-	}
-	return out, nil
-}
-
-func (x *execution) searchBM25(ctx context.Context, q string, a RetrieveNode) ([]Hit, error) {
-	hs, err := x.env.BM25.Search(ctx, q, a.K, a.Filter)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Hit, len(hs))
-	for i, h := range hs {
-		out[i] = Hit{Ord: h.Ord, Score: h.Score, held: heldTerms{h.Terms, h.Holds}}
-	}
-	return out, nil
-}
-
-func (x *execution) searchVector(qvec []float32, a RetrieveNode) ([]Hit, error) {
-	match, err := compileSlotFilter(a.Filter, x.env.Store.DictID)
-	if err != nil {
-		return nil, err
-	}
-	scan := vector.ScanF32
-	if a.Scan == dsl.ScanInt8 {
-		scan = vector.ScanInt8
-	}
-	hs, err := x.env.Vectors.SearchWith(qvec, a.fetch(), match, scan)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Hit, 0, len(hs))
-	for _, h := range hs {
-		out = append(out, Hit{Ord: h.Ord, Score: float64(h.Score)})
-	}
-	if len(a.Residual) == 0 {
-		return out, nil
-	}
-	return x.postFilter(out, a.Residual, a.K)
-}
-
-// postFilter keeps the hits whose documents satisfy the meta conditions,
-// up to k of them.
-func (x *execution) postFilter(hits []Hit, f base.Filter, k int) ([]Hit, error) {
-	ords := make([]uint64, len(hits))
-	for i, h := range hits {
-		ords[i] = h.Ord
-	}
-	chunks, err := x.env.Store.Chunks(ords)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(chunks))
-	for i, c := range chunks {
-		if c != nil {
-			ids[i] = c.Doc
-		}
-	}
-	docs, err := x.env.Store.Docs(ids)
-	if err != nil {
-		return nil, err
-	}
-	out := hits[:0]
-	for i, h := range hits {
-		if docs[i] != nil && metaMatches(docs[i].Meta, f) && len(out) < k {
-			out = append(out, h)
 		}
 	}
 	return out, nil

@@ -123,6 +123,9 @@ func (p *Plan) Explain(reports []OpReport) string {
 			}
 			text += " scan=" + mark(dsl.ParamVectorScan, scan)
 		}
+		if a.On != "" {
+			text += " on=" + a.On
+		}
 		if len(a.Filter) > 0 {
 			text += " filter=(" + describe(a.Filter) + ")"
 		}

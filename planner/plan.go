@@ -43,6 +43,8 @@ type RetrieveNode struct {
 	// vector slab): applied after retrieval on the documents, with
 	// over-fetching.
 	Residual base.Filter
+	// On names the Backend that searches, "" for the embedded one.
+	On string
 }
 
 // fetch is how many hits the arm retrieves: K, or more when a residual
@@ -121,6 +123,10 @@ type Binding struct {
 	// dsl.ScanInt8 for a store that keeps int8 codes, else dsl.ScanF32
 	// ("" counts as that).
 	VectorScan string
+	// Backend is the Backend that retrieves: its Name, and whether it
+	// evaluates meta.KEY conditions in the vector arm.
+	Backend    string
+	PushesMeta bool
 }
 
 // Build binds a checked query and returns its finished plan; nothing is
@@ -137,14 +143,16 @@ func Build(q *dsl.Query, b Binding) (*Plan, error) {
 		p.Gate = &GateNode{Theta1: q.Gate.Theta1, Theta2: q.Gate.Theta2}
 	}
 	if q.BM25 != nil {
-		p.Arms = append(p.Arms, RetrieveNode{Arm: "bm25", K: q.BM25.K, Filter: q.Filter})
+		p.Arms = append(p.Arms, RetrieveNode{Arm: "bm25", K: q.BM25.K, Filter: q.Filter, On: b.Backend})
 		if len(q.Filter) > 0 {
 			p.Rules = append(p.Rules, RulePushFilterBM25)
 		}
 	}
 	if q.Vector != nil {
-		n := RetrieveNode{Arm: "vector", K: q.Vector.K, Scan: cmp.Or(q.Vector.Scan, b.VectorScan, dsl.ScanF32)}
-		n.Filter, n.Residual = splitForSlots(q.Filter)
+		n := RetrieveNode{Arm: "vector", K: q.Vector.K, Scan: cmp.Or(q.Vector.Scan, b.VectorScan, dsl.ScanF32), On: b.Backend}
+		if n.Filter, n.Residual = splitForSlots(q.Filter); b.PushesMeta {
+			n.Filter, n.Residual = q.Filter, nil
+		}
 		if len(n.Filter) > 0 {
 			p.Rules = append(p.Rules, RulePushFilterVector)
 		}

@@ -19,7 +19,9 @@
 //	         next chunk ordinal, counters (docs, chunks, per-tier docs),
 //	         graph sequence (bumped by every PutGraph), "from" (the
 //	         generation a rebuild made this one from), "vectors.quantize"
-//	         ("int8" when an int8 index is to hold the slab; SetQuantize)
+//	         ("int8" when an int8 index is to hold the slab; SetQuantize),
+//	         "backend" and "backend.seq" (a retrieval backend other than
+//	         the embedded indexes and the sequence it reflects; SetBackend)
 //	docs     document id -> JSON record (base.Doc plus its chunk ordinals),
 //	         ending in its checksum member "crc32c"
 //	chunks   ordinal (8 bytes, big-endian) -> binary chunk record, ending

@@ -34,21 +34,23 @@ var (
 
 // Keys of the meta bucket.
 var (
-	keySchema   = []byte("schema")
-	keyFrom     = []byte("from") // the generation this one was rebuilt from
-	keyEmbedder = []byte("embedder")
-	keyDim      = []byte("dim")
-	keySeq      = []byte("seq")
-	keyNextOrd  = []byte("next_ord")
-	keyNextDict = []byte("next_dict")
-	keyDocs     = []byte("count.docs")
-	keyChunks   = []byte("count.chunks")
-	keyLive     = []byte("count.vectors")
-	keyTriples  = []byte("count.triples")
-	keyEntities = []byte("count.entities")
-	keyGraphSeq = []byte("graph.seq")
-	keyQuantize = []byte("vectors.quantize") // SetQuantize
-	keyTierDocs = [5][]byte{nil, []byte("count.T1"), []byte("count.T2"), []byte("count.T3"), []byte("count.T4")}
+	keySchema     = []byte("schema")
+	keyFrom       = []byte("from") // the generation this one was rebuilt from
+	keyEmbedder   = []byte("embedder")
+	keyDim        = []byte("dim")
+	keySeq        = []byte("seq")
+	keyNextOrd    = []byte("next_ord")
+	keyNextDict   = []byte("next_dict")
+	keyDocs       = []byte("count.docs")
+	keyChunks     = []byte("count.chunks")
+	keyLive       = []byte("count.vectors")
+	keyTriples    = []byte("count.triples")
+	keyEntities   = []byte("count.entities")
+	keyGraphSeq   = []byte("graph.seq")
+	keyQuantize   = []byte("vectors.quantize") // SetQuantize
+	keyBackend    = []byte("backend")          // SetBackend
+	keyBackendSeq = []byte("backend.seq")      // SetBackendSeq
+	keyTierDocs   = [5][]byte{nil, []byte("count.T1"), []byte("count.T2"), []byte("count.T3"), []byte("count.T4")}
 )
 
 func u64key(v uint64) []byte {

@@ -47,6 +47,11 @@ type Meta struct {
 	// Quantize is how the vector slab is held in memory: QuantizeNone
 	// (float32) or QuantizeInt8 (SetQuantize).
 	Quantize string
+	// Backend is the retrieval backend the store was created with, as
+	// its owner wrote it (SetBackend); "" for the embedded indexes.
+	// BackendSeq is the write sequence that backend reflects.
+	Backend    string
+	BackendSeq uint64
 }
 
 // Open opens the store in dir at the generation CURRENT names, creating
@@ -323,19 +328,21 @@ func (s *Store) Meta() (Meta, error) {
 	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketMeta)
 		m = Meta{
-			Schema:   int(getU64(b, keySchema)),
-			Embedder: string(b.Get(keyEmbedder)),
-			Dim:      int(getU64(b, keyDim)),
-			Seq:      getU64(b, keySeq),
-			NextOrd:  getU64(b, keyNextOrd),
-			Docs:     int(getU64(b, keyDocs)),
-			Chunks:   int(getU64(b, keyChunks)),
-			Vectors:  int(getU64(b, keyLive)),
-			Entities: int(getU64(b, keyEntities)),
-			Triples:  int(getU64(b, keyTriples)),
-			From:     string(b.Get(keyFrom)),
-			GraphSeq: getU64(b, keyGraphSeq),
-			Quantize: string(b.Get(keyQuantize)),
+			Schema:     int(getU64(b, keySchema)),
+			Embedder:   string(b.Get(keyEmbedder)),
+			Dim:        int(getU64(b, keyDim)),
+			Seq:        getU64(b, keySeq),
+			NextOrd:    getU64(b, keyNextOrd),
+			Docs:       int(getU64(b, keyDocs)),
+			Chunks:     int(getU64(b, keyChunks)),
+			Vectors:    int(getU64(b, keyLive)),
+			Entities:   int(getU64(b, keyEntities)),
+			Triples:    int(getU64(b, keyTriples)),
+			From:       string(b.Get(keyFrom)),
+			GraphSeq:   getU64(b, keyGraphSeq),
+			Quantize:   string(b.Get(keyQuantize)),
+			Backend:    string(b.Get(keyBackend)),
+			BackendSeq: getU64(b, keyBackendSeq),
 		}
 		for i := range m.Tiers {
 			m.Tiers[i] = int(getU64(b, keyTierDocs[i+1]))

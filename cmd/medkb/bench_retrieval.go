@@ -50,13 +50,14 @@ func benchRetrievalCmd(e *env) *cobra.Command {
 method through the query language. Rankings are by document: a document
 takes the rank of its best chunk. nDCG@10 uses the graded judgements as
 gains; recall@100 counts grade >= 1 as relevant. Queries are "id<TAB>text",
-qrels TREC "qid 0 docid grade".`,
+qrels TREC "qid 0 docid grade". --backend weaviate --weaviate NODES runs
+the same on a store that retrieves from a Weaviate cluster.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if docs == "" || len(queries) == 0 || qrels == "" {
 				return fmt.Errorf("--docs, --queries and --qrels are required")
 			}
-			out, err := benchRetrieval(cmd.Context(), docs, queries, qrels, minSentences)
+			out, err := benchRetrieval(cmd.Context(), e.storeOptions(), docs, queries, qrels, minSentences)
 			if err != nil {
 				return err
 			}
@@ -81,6 +82,7 @@ qrels TREC "qid 0 docid grade".`,
 	c.Flags().StringVar(&qrels, "qrels", "", "judgements: TREC qid 0 docid grade")
 	c.Flags().IntVar(&minSentences, "min-sentences", 1, "run only the queries of at least this many sentences (docvote's case)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	backendFlags(c, e)
 	return c
 }
 
@@ -92,8 +94,8 @@ type retrievalReport struct {
 }
 
 // benchRetrieval runs the methods named in only (every method when only
-// is empty).
-func benchRetrieval(ctx context.Context, docsPath string, queryPaths []string, qrelsPath string, minSentences int, only ...string) (*retrievalReport, error) {
+// is empty) on a store opened with opts (nil: the defaults).
+func benchRetrieval(ctx context.Context, opts *medkb.Options, docsPath string, queryPaths []string, qrelsPath string, minSentences int, only ...string) (*retrievalReport, error) {
 	res, err := readDocs(docsPath)
 	if err != nil {
 		return nil, err
@@ -126,7 +128,7 @@ func benchRetrieval(ctx context.Context, docsPath string, queryPaths []string, q
 			delete(judged, id)
 		}
 	}
-	db, err := tempstore.Open(ctx, "medkb-bench-", res.Docs)
+	db, err := tempstore.OpenWith(ctx, "medkb-bench-", res.Docs, opts)
 	if err != nil {
 		return nil, err
 	}

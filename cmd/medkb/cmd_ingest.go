@@ -46,6 +46,14 @@ memory (1M x 384: 0.4 GB instead of 1.5 GB); queries scan the codes and
 rescore their best candidates exactly from the store file. The store
 records it; --quantize f32 goes back. Not through a server.
 
+--backend weaviate --weaviate http://127.0.0.1:8080?grpc=50051,... makes a
+new store retrieve from a Weaviate cluster (docs/weaviate.md): the store
+records the choice and the nodes, writes go to the store first and are
+then replayed to the cluster, and queries fuse, expand and pack in medkb
+as they do on the embedded indexes. --weaviate-index hnsw trades exact
+vector search for speed; --weaviate-replicas 3 keeps queries up while a
+node is down. An existing store keeps the backend it was created with.
+
 --embedder openai:MODEL --embed-dim N builds a new store with a model of an
 OpenAI-compatible server (--embed-url, default $MEDKB_EMBED_URL): the store
 records it with its first document, and later commands embed with it,
@@ -122,6 +130,7 @@ files it ingested stay.`,
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	c.Flags().BoolVar(&noSpaceCheck, "no-space-check", false, "write a file of many batches even when the disk seems too full for it")
 	c.Flags().StringVar(&e.quantize, "quantize", "", "how the store holds its vectors in memory from now on: int8 (codes, a quarter of the memory; the best candidates rescored exactly from the store file) or f32; recorded in the store")
+	backendFlags(c, e)
 	ef.register(c, "", "what a new store embeds with, recorded at its first document (default hash-v1); an existing store's must match")
 	return e.routedStoreFlags(c, ingestServerHelp)
 }

@@ -36,6 +36,9 @@ Examples:
 			fmt.Fprintf(e.stdout, "generation  %s\ndocuments   %d (T1 %d, T2 %d, T3 %d, T4 %d)\nchunks      %d\nvectors     %d (%s, dim %d)\ngraph       %d entities, %d triples\nsequence    %d\n",
 				s.Generation, s.Docs, s.Tiers["T1"], s.Tiers["T2"], s.Tiers["T3"], s.Tiers["T4"],
 				s.Chunks, s.Vectors, s.Embedder, s.Dim, s.Entities, s.Triples, s.Seq)
+			if s.Backend != "" {
+				fmt.Fprintf(e.stdout, "backend     %s\n", s.Backend)
+			}
 			return nil
 		},
 	}

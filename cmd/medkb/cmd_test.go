@@ -296,7 +296,7 @@ func TestNFCorpusRetrieval(t *testing.T) {
 	}
 	t.Parallel() // with the other dataset tests, after the quick ones
 	dir := filepath.Dir(shareddata.Path(t, "nfcorpus", "test.docs"))
-	rep, err := benchRetrieval(context.Background(), filepath.Join(dir, "test.docs"),
+	rep, err := benchRetrieval(context.Background(), nil, filepath.Join(dir, "test.docs"),
 		[]string{filepath.Join(dir, "test.titles.queries")}, filepath.Join(dir, "test.2-1-0.qrel"), 1, "bm25", "rrf", "weighted")
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,10 @@ type env struct {
 	// quantize is ingest's --quantize: how the store holds its vectors
 	// in memory (medkb.Options.Quantize); "" means the store's choice.
 	quantize string
+	// backend and weaviate are ingest's --backend and --weaviate*
+	// (medkb.Options.Backend and Weaviate).
+	backend  string
+	weaviate medkb.WeaviateOptions
 }
 
 // errSilent marks an error already reported to the user (exit status 1).
@@ -87,7 +91,21 @@ func (e *env) storeFlags(c *cobra.Command) *cobra.Command {
 // options are the medkb.Options of the store flags and the environment.
 func (e *env) options(readOnly bool) *medkb.Options {
 	return &medkb.Options{ReadOnly: readOnly, LockTimeout: e.lockTimeout, Embedder: e.embedder, EmbedServer: embedServer(), Quantize: e.quantize,
-		Reranker: reranker()}
+		Reranker: reranker(), Backend: e.backend, Weaviate: e.weaviate}
+}
+
+// storeOptions are the options of a new store the command makes itself
+// (a bench's): the backend flags only.
+func (e *env) storeOptions() *medkb.Options {
+	return &medkb.Options{Backend: e.backend, Weaviate: e.weaviate}
+}
+
+// backendFlags registers --backend and --weaviate* on c.
+func backendFlags(c *cobra.Command, e *env) {
+	c.Flags().StringVar(&e.backend, "backend", "", "where a new store retrieves: embedded (default) or weaviate; recorded in the store")
+	c.Flags().StringVar(&e.weaviate.Nodes, "weaviate", "", "the Weaviate nodes, comma-separated http://HOST:PORT?grpc=PORT (recorded by a new store; given later, they replace the recorded ones for this run)")
+	c.Flags().StringVar(&e.weaviate.VectorIndex, "weaviate-index", "", "a new store's Weaviate vector index: flat (exact, default) or hnsw")
+	c.Flags().IntVar(&e.weaviate.Replicas, "weaviate-replicas", 0, "a new store's Weaviate replication factor (default 1)")
 }
 
 // reranker is the reranker RERANK calls, served at $MEDKB_RERANK_URL

@@ -17,6 +17,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/medkb/medkb/internal/base"
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
 // Benchmarks run on synthetic chunks of 80 words, each resampled from one
@@ -53,7 +54,7 @@ func newTextModel(tb testing.TB) *textModel {
 	m := &textModel{}
 	counts := map[string]int{}
 	for _, split := range []string{"test", "dev"} {
-		_, texts := readPairs(tb, filepath.Join(dir, split+".docs"))
+		_, texts := shareddata.ReadTSV(tb, filepath.Join(dir, split+".docs"))
 		for _, t := range texts {
 			words := strings.Fields(t)
 			for _, w := range words {
@@ -71,7 +72,7 @@ func newTextModel(tb testing.TB) *textModel {
 		sum += float64(counts[w])
 		m.cum = append(m.cum, sum)
 	}
-	_, m.queries = readPairs(tb, filepath.Join(dir, "test.titles.queries"))
+	_, m.queries = shareddata.ReadTSV(tb, filepath.Join(dir, "test.titles.queries"))
 	return m
 }
 

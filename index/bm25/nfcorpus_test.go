@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/medkb/medkb/internal/ireval"
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
 // dataDir returns the shared benchmark data folder ($MEDKB_DATA, or
@@ -24,25 +25,6 @@ func dataDir(tb testing.TB, sub string) string {
 	return dir
 }
 
-// readPairs loads an ID<TAB>text file.
-func readPairs(tb testing.TB, path string) (ids, texts []string) {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	err = ireval.ReadPairs(f, func(id, text string) error {
-		ids = append(ids, id)
-		texts = append(texts, text)
-		return nil
-	})
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	return ids, texts
-}
-
 // TestNFCorpusQuality indexes the NFCorpus test split, runs its title
 // queries and checks graded nDCG@10 and recall@100 (grade >= 1) against
 // the qrels. A textbook BM25 without stemming reaches nDCG@10 0.313.
@@ -51,8 +33,8 @@ func TestNFCorpusQuality(t *testing.T) {
 		t.Skip("indexes 3,162 documents")
 	}
 	dir := dataDir(t, "nfcorpus")
-	docIDs, docTexts := readPairs(t, filepath.Join(dir, "test.docs"))
-	qIDs, qTexts := readPairs(t, filepath.Join(dir, "test.titles.queries"))
+	docIDs, docTexts := shareddata.ReadTSV(t, filepath.Join(dir, "test.docs"))
+	qIDs, qTexts := shareddata.ReadTSV(t, filepath.Join(dir, "test.titles.queries"))
 	f, err := os.Open(filepath.Join(dir, "test.2-1-0.qrel"))
 	if err != nil {
 		t.Fatal(err)

@@ -23,17 +23,7 @@ type Term struct {
 // Terms analyses s as Search does and returns its distinct terms in
 // order of first occurrence.
 func (ix *Index) Terms(s string) []string {
-	stream := ix.an.text.Analyze([]byte(s))
-	out := make([]string, 0, len(stream))
-	seen := make(map[string]bool, len(stream))
-	for _, tok := range stream {
-		t := string(tok.Term)
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
+	return distinctTerms(ix.an.text, s)
 }
 
 // QueryTerms returns the distinct terms of s (Terms) with their

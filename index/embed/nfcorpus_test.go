@@ -1,7 +1,6 @@
 package embed
 
 import (
-	"bufio"
 	"context"
 	"math"
 	"os"
@@ -21,28 +20,6 @@ import (
 func nfcorpusDir(tb testing.TB) string {
 	tb.Helper()
 	return filepath.Dir(shareddata.Path(tb, "nfcorpus", "test.docs"))
-}
-
-// readTSV returns the first two tab-separated fields of every line.
-func readTSV(tb testing.TB, path string) (ids, texts []string) {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		id, text, ok := strings.Cut(sc.Text(), "\t")
-		if ok {
-			ids, texts = append(ids, id), append(texts, text)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return ids, texts
 }
 
 // readQrels returns query id -> document id -> grade.
@@ -100,8 +77,8 @@ func ndcgAt10(ranked []string, judged map[string]int, present map[string]bool) f
 // about 0.01.
 func TestHashNFCorpus(t *testing.T) {
 	dir := nfcorpusDir(t)
-	docIDs, docs := readTSV(t, filepath.Join(dir, "test.docs"))
-	qIDs, queries := readTSV(t, filepath.Join(dir, "test.titles.queries"))
+	docIDs, docs := shareddata.ReadTSV(t, filepath.Join(dir, "test.docs"))
+	qIDs, queries := shareddata.ReadTSV(t, filepath.Join(dir, "test.titles.queries"))
 	qrels := readQrels(t, filepath.Join(dir, "test.2-1-0.qrel"))
 
 	e := NewHash(DefaultHashDim)
@@ -150,7 +127,7 @@ func TestHashNFCorpus(t *testing.T) {
 // BenchmarkHashNFCorpus embeds the 3,162 NFCorpus test abstracts (about
 // 150 words each after the corpus's own stopword removal) per op.
 func BenchmarkHashNFCorpus(b *testing.B) {
-	_, docs := readTSV(b, filepath.Join(nfcorpusDir(b), "test.docs"))
+	_, docs := shareddata.ReadTSV(b, filepath.Join(nfcorpusDir(b), "test.docs"))
 	e := NewHash(DefaultHashDim)
 	ctx := context.Background()
 	for b.Loop() {

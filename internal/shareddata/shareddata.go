@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/medkb/medkb/internal/ireval"
 )
 
 // Dir returns the data folder: $MEDKB_DATA, or shared/data beside the
@@ -37,4 +39,23 @@ func Path(tb testing.TB, parts ...string) string {
 		tb.Skipf("public data absent (set MEDKB_DATA to the shared data folder): %v", err)
 	}
 	return path
+}
+
+// ReadTSV returns the ids and texts of the "id<TAB>text" lines of path
+// (a collection's documents or queries; ireval.ReadPairs).
+func ReadTSV(tb testing.TB, path string) (ids, texts []string) {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	err = ireval.ReadPairs(f, func(id, text string) error {
+		ids, texts = append(ids, id), append(texts, text)
+		return nil
+	})
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return ids, texts
 }

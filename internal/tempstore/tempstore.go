@@ -21,11 +21,16 @@ type Store struct {
 // Open ingests docs into a new store in a temporary directory whose name
 // starts with prefix.
 func Open(ctx context.Context, prefix string, docs []base.Doc) (*Store, error) {
+	return OpenWith(ctx, prefix, docs, nil)
+}
+
+// OpenWith is Open with opts for the new store (nil: the defaults).
+func OpenWith(ctx context.Context, prefix string, docs []base.Doc, opts *medkb.Options) (*Store, error) {
 	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		return nil, err
 	}
-	db, err := medkb.Open(filepath.Join(dir, "kb"), nil)
+	db, err := medkb.Open(filepath.Join(dir, "kb"), opts)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
