@@ -211,6 +211,17 @@ func TestInt8IndexSlab(t *testing.T) {
 	if v := ix.Vector(7); !slices.Equal(v, all[7*dim:8*dim]) {
 		t.Errorf("Vector(7) = %v", v)
 	}
+	src.reads = 0
+	ords := []uint64{9, 3, 600, 9, 0}
+	vs, err := ix.Vectors(ords)
+	if err != nil || len(vs) != len(ords) || src.reads != 3 {
+		t.Fatalf("Vectors(%v): %d vectors, %d reads, err %v", ords, len(vs), src.reads, err)
+	}
+	for i, o := range ords {
+		if o >= 600 && vs[i] != nil || o < 600 && !slices.Equal(vs[i], all[int(o)*dim:int(o+1)*dim]) {
+			t.Errorf("Vectors: ordinal %d gave %v", o, vs[i])
+		}
+	}
 	q := all[42*dim : 43*dim]
 	if hits := ix.Search(q, 3, nil); len(hits) != 3 || hits[0].Ord != 42 {
 		t.Errorf("own vector is not the best hit: %v", hits)
