@@ -29,6 +29,7 @@ type literal struct {
 	exact     bool   // an acronym: match as written
 	wordStart bool   // must start a word
 	wordEnd   bool   // must end a word (not a "*" prefix term)
+	id        int    // in ruleLiterals, for a text rule's term; 0 for none
 }
 
 func compileTerms(list []string) terms {
@@ -63,7 +64,16 @@ func (t *terms) any(s string) bool {
 // (lower is asciiLower(s)) until visit returns true, and reports whether it
 // did.
 func (t *terms) each(s, lower string, visit func(start, end int) bool) bool {
+	return t.eachIn(s, lower, nil, visit)
+}
+
+// eachIn is each skipping the numbered literals (literal.id) that found,
+// from ruleLiterals.find, says do not occur in s; a nil found skips none.
+func (t *terms) eachIn(s, lower string, found literalSet, visit func(start, end int) bool) bool {
 	for _, lit := range t.literals {
+		if found != nil && lit.id > 0 && !found.has(lit.id) {
+			continue
+		}
 		hay := lower
 		if lit.exact {
 			hay = s
