@@ -10,6 +10,8 @@ import (
 // offsets stay those of the original) with word boundaries checked by hand;
 // only "re:" terms run a regular expression. A single regular expression
 // for all terms of a rule is several hundred times slower in Go's regexp.
+// firstRule searches only for the text rules' literals that one
+// Aho-Corasick pass over the text found (ruleLiterals, prefilter.go).
 type terms struct {
 	literals []literal
 	res      []gatedRegexp
