@@ -28,10 +28,13 @@
 //     otherwise by one matrix-vector product (vek32.MatMul_Into, AVX2+FMA
 //     where the CPU has it; blocks stay below vek's threshold for
 //     spawning goroutines of its own);
-//   - a large slab is split into contiguous ranges, one per
-//     runtime.GOMAXPROCS(0), each keeping its own bounded min-heap of k
-//     hits; small slabs are scanned on the calling goroutine because
-//     starting workers would cost more than the scan;
+//   - a large slab is scanned by one worker per runtime.GOMAXPROCS(0),
+//     each keeping its own bounded min-heap of k hits; the workers claim
+//     contiguous chunks of the slab in turn (eight a worker), so a worker
+//     that starts late, its core taken by the BM25 arm beside the scan or
+//     by another process, does not leave half the slab for the end;
+//     small slabs are scanned on the calling goroutine because starting
+//     workers would cost more than the scan;
 //   - a row's Slot is read only when its score would enter the heap, so
 //     attributes cost nothing for rows that lose anyway; Alive and then the
 //     caller's Match are tested there;
