@@ -49,10 +49,11 @@ func (ix *Index) Apply(seq uint64, deletes []uint64, adds []Doc) (err error) {
 }
 
 // ApplyBatches is Apply for more adds than one bleve batch should hold:
-// it indexes them in batches of at most size documents, which bounds the
-// memory a batch takes, two batches at a time, so that scorch builds two
-// segments at once (building one is serial) and overlaps their fsyncs,
-// while the texts of the next batch are analysed. A last batch without
+// it indexes them in equal batches of at most size documents, which
+// bounds the memory a batch takes (evenBatches), batchesInFlight at a
+// time, so that scorch builds two segments at once (building one is
+// serial) and overlaps their fsyncs, while the texts of the next batch
+// are analysed. A last batch without
 // documents then removes deletes (those not added again: the end state is
 // Apply's) and records seq and the length statistics.
 //
@@ -70,11 +71,11 @@ func (ix *Index) ApplyBatches(seq uint64, deletes []uint64, adds []Doc, size int
 	stats := ix.currentStats()
 	var (
 		wg       sync.WaitGroup
-		inFlight = make(chan struct{}, 2)
+		inFlight = make(chan struct{}, batchesInFlight)
 		mu       sync.Mutex
 		failed   error
 	)
-	size = max(size, 1)
+	size = evenBatches(len(adds), size)
 	next := ix.an.analyze(adds[:min(size, len(adds))])
 	for lo := 0; lo < len(adds); lo += size {
 		batch, streams := adds[lo:min(lo+size, len(adds))], next
@@ -111,6 +112,25 @@ func (ix *Index) ApplyBatches(seq uint64, deletes []uint64, adds []Doc, size int
 		}
 	}
 	return ix.commit(b, seq, stats)
+}
+
+// batchesInFlight is how many batches ApplyBatches has scorch write at
+// once: one segment build a core.
+const batchesInFlight = 2
+
+// evenBatches returns the batch size that cuts n documents into equal
+// batches of at most size, as many as size requires but a multiple of
+// batchesInFlight when there are several, so that the batches in flight
+// finish together rather than one going on alone: ingest's 2,048 chunks
+// go as two batches of 1,024, not 2,000 and then 48.
+func evenBatches(n, size int) int {
+	size = max(size, 1)
+	batches := (n + size - 1) / size
+	if batches <= 1 {
+		return size
+	}
+	batches = (batches + batchesInFlight - 1) / batchesInFlight * batchesInFlight
+	return (n + batches - 1) / batches
 }
 
 // checkApply refuses a write to a read-only index, or one at a sequence

@@ -353,3 +353,14 @@ func TestApplyBatches(t *testing.T) {
 		}
 	}
 }
+
+func TestEvenBatches(t *testing.T) {
+	for _, c := range []struct{ n, size, want int }{
+		{0, 2000, 2000}, {500, 2000, 2000}, {2000, 2000, 2000}, {2048, 2000, 1024},
+		{5000, 2000, 1250}, {8000, 2000, 2000}, {8001, 2000, 1334}, {10, 0, 1},
+	} {
+		if got := evenBatches(c.n, c.size); got != c.want {
+			t.Errorf("evenBatches(%d, %d) = %d, want %d", c.n, c.size, got, c.want)
+		}
+	}
+}
