@@ -109,7 +109,7 @@ func catchUp(bm *bm25.Index, st *store.Store) (string, error) {
 	if err != nil {
 		return "", damaged(st, err)
 	}
-	if err := applyBM25(bm, have, ch); err != nil {
+	if err := applyBM25(bm, ch); err != nil {
 		if errors.Is(err, bm25.ErrCorrupt) {
 			return "", damaged(st, err)
 		}
@@ -130,7 +130,7 @@ func rebuildIndex(st *store.Store, opts *bm25.Options) (*bm25.Index, int, error)
 			return err
 		}
 		n = len(ch.Added)
-		return applyBM25(ix, 0, ch)
+		return applyBM25(ix, ch)
 	})
 	return bm, n, err
 }

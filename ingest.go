@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/internal/base"
@@ -131,7 +130,7 @@ func (db *DB) commit(ctx context.Context, b *store.Batch) (ch *store.Change, ind
 	g.applyVectors(ch)
 	switch {
 	case bm != nil:
-		if err := applyBM25(bm, have, ch); err != nil {
+		if err := applyBM25(bm, ch); err != nil {
 			if errors.Is(err, bm25.ErrCorrupt) {
 				err = damaged(g.st, err)
 			} else {
@@ -164,38 +163,15 @@ func (g *generation) applyVectors(ch *store.Change) {
 	}
 }
 
-// applyBM25 applies ch in bounded batches; only the last records ch.Seq,
-// so an interruption leaves the index at have and the next open replays.
-// The texts of the next batch are analysed while the index writes one.
-func applyBM25(bm *bm25.Index, have uint64, ch *store.Change) error {
-	var batches [][]bm25.Doc
-	for i := 0; i < len(ch.Added) || i == 0; i += bm25Batch {
-		adds := make([]bm25.Doc, 0, min(len(ch.Added)-i, bm25Batch))
-		for _, a := range ch.Added[i:min(i+bm25Batch, len(ch.Added))] {
-			adds = append(adds, bm25Doc(a))
-		}
-		batches = append(batches, adds)
+// applyBM25 applies ch in bounded batches (bm25.Index.ApplyBatches);
+// only the last records ch.Seq, so an interruption leaves the index at
+// the sequence it had and the next open replays.
+func applyBM25(bm *bm25.Index, ch *store.Change) error {
+	adds := make([]bm25.Doc, len(ch.Added))
+	for i, a := range ch.Added {
+		adds[i] = bm25Doc(a)
 	}
-	deletes := ch.Deleted
-	next := bm.Analyze(batches[0])
-	for k, adds := range batches {
-		cur := next
-		var wg sync.WaitGroup
-		if k+1 < len(batches) {
-			wg.Go(func() { next = bm.Analyze(batches[k+1]) })
-		}
-		seq := have
-		if k == len(batches)-1 {
-			seq = ch.Seq
-		}
-		err := bm.ApplyAnalyzed(seq, deletes, adds, cur)
-		wg.Wait()
-		if err != nil {
-			return err
-		}
-		deletes = nil
-	}
-	return nil
+	return bm.ApplyBatches(ch.Seq, ch.Deleted, adds, bm25Batch)
 }
 
 func bm25Doc(a store.Added) bm25.Doc {

@@ -19,8 +19,11 @@ import (
 // the relevant candidates and scores 0 there, so a relevant copy is never
 // dropped for a context one, while a context copy of relevant evidence is
 // dropped (it would repeat it in the room left).
-func (x *execution) dedup(cands []*candidate) []*candidate {
+func (x *execution) dedup(cands []*candidate) ([]*candidate, error) {
 	start := time.Now()
+	if err := x.loadVectors(cands); err != nil {
+		return nil, err
+	}
 	order := make([]*candidate, 0, len(cands)) // relevant first, then context
 	for _, c := range cands {
 		if !c.context {
@@ -33,15 +36,13 @@ func (x *execution) dedup(cands []*candidate) []*candidate {
 		}
 	}
 	es := make([]dedup.Entry, len(order))
-	vecOf := make(map[*candidate][]float32, len(order))
 	for i, c := range order {
 		es[i] = dedup.Entry{Text: c.text(), Score: c.Score + c.boost, Day: c.day(), Group: c.tier().String() + " path", Path: c.path != nil}
 		if c.context {
 			es[i].Score = 0
 		}
 		if c.path == nil {
-			es[i].Vec = x.env.Vectors.Vector(c.chunk.Ord)
-			vecOf[c] = es[i].Vec
+			es[i].Vec = c.vec
 			// Two publications of different study designs are two
 			// studies, whatever their words: reliability weighs each.
 			es[i].Group = fmt.Sprintf("%s patient %d design %d", c.tier(), c.slot.Patient, c.slot.Evidence)
@@ -63,7 +64,7 @@ func (x *execution) dedup(cands []*candidate) []*candidate {
 	for _, c := range cands {
 		if !dropped[c] {
 			kept = append(kept, c)
-			vecs = append(vecs, vecOf[c])
+			vecs = append(vecs, c.vec)
 		}
 	}
 	drops := len(dropped)
@@ -78,7 +79,7 @@ func (x *execution) dedup(cands []*candidate) []*candidate {
 		note += " (" + strings.Join(flagged, ", ") + ")"
 	}
 	x.report(opDedup, len(cands), len(kept), start, note)
-	return kept
+	return kept, nil
 }
 
 // dedupExplain is the Dedup operator's EXPLAIN line.

@@ -128,6 +128,10 @@
 // copies (docs/benchmarks.md), so it is always on under PACK; a ranked
 // list without PACK is left as retrieved.
 //
+// Dedup and PACK share the candidates' vectors, read once in one batch
+// (loadVectors): an int8 store reads them from its file, where one
+// sorted batch costs a fraction of a read per candidate per stage.
+//
 // PACK hands the candidates to package pack (EBM-Pack and its baselines)
 // with the cosine of the query and each state's own vector (the packer
 // applies the similarity floor) and marks allergies and genetic results

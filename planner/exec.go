@@ -118,6 +118,9 @@ type candidate struct {
 	context                                  bool
 	// rerank is the reranker's score, nil when RERANK did not score it.
 	rerank *float64
+	// vec is the chunk's vector, read by loadVectors for Dedup and Pack
+	// to share.
+	vec []float32
 }
 
 func (c *candidate) id() string {
@@ -227,7 +230,11 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 		}
 	}
 	if p.Pack != nil {
-		if err := clk.check(ctx, StagePacking, x.pack(ctx, x.dedup(cands))); err != nil {
+		kept, err := x.dedup(cands)
+		if err == nil {
+			err = x.pack(ctx, kept)
+		}
+		if err := clk.check(ctx, StagePacking, err); err != nil {
 			return nil, err
 		}
 	} else {
@@ -352,6 +359,30 @@ func (x *execution) load(fused []Fused) ([]*candidate, error) {
 		out = append(out, &candidate{Fused: fused[i], chunk: c, slot: slot})
 	}
 	return out, nil
+}
+
+// loadVectors sets the vec of the chunk candidates that have none, read
+// in one call: an int8 index reads vectors from the store file, where
+// one sorted batch costs much less than a read each.
+func (x *execution) loadVectors(cands []*candidate) error {
+	var ords []uint64
+	var need []*candidate
+	for _, c := range cands {
+		if c.path == nil && c.vec == nil {
+			ords, need = append(ords, c.chunk.Ord), append(need, c)
+		}
+	}
+	if len(ords) == 0 {
+		return nil
+	}
+	vecs, err := x.env.Vectors.Vectors(ords)
+	if err != nil {
+		return err
+	}
+	for i, c := range need {
+		c.vec = vecs[i]
+	}
+	return nil
 }
 
 // sim is the cosine of the query and a normalised vector (0 without one).

@@ -130,6 +130,9 @@ func usesRelevance(s pack.Strategy) bool {
 // packCandidates turns the candidates into the packer's, with their
 // lines' costs and their states' cosines to the query.
 func (x *execution) packCandidates(ctx context.Context, cands []*candidate) ([]pack.Candidate, error) {
+	if err := x.loadVectors(cands); err != nil { // Dedup's, if it ran
+		return nil, err
+	}
 	pc := make([]pack.Candidate, len(cands))
 	var pathTexts []string
 	for i, c := range cands {
@@ -143,7 +146,7 @@ func (x *execution) packCandidates(ctx context.Context, cands []*candidate) ([]p
 			continue
 		}
 		ch := c.chunk
-		pc[i].A.Sim = x.sim(x.env.Vectors.Vector(ch.Ord))
+		pc[i].A.Sim = x.sim(c.vec)
 		pc[i].NEntity, pc[i].NTotal, pc[i].Permanent = ch.NEntity, ch.NTotal, ch.Permanent
 		if ch.HasB() {
 			pc[i].B = &pack.State{Text: ch.TextB, Tokens: x.lineTokens(c, len(cands), lineTag("B", false), ch.TextB, ch.TokensB), Sim: x.sim(ch.VectorB)}

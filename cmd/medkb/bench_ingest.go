@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -55,17 +54,11 @@ bench query; otherwise it goes in a temporary directory that is removed.`,
 				docs = synth.Resample(texts, n, 1)
 			}
 			in := publicDocs(docs)
-			if cpuProfile != "" {
-				f, err := os.Create(cpuProfile)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return err
-				}
-				defer pprof.StopCPUProfile()
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
 			}
+			defer stop()
 			start := time.Now()
 			db, err := medkb.Open(dir, nil)
 			if err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 func benchQueryCmd(e *env) *cobra.Command {
-	var queries string
+	var queries, cpuProfile string
 	var runs int
 	var asJSON, stages bool
 	c := &cobra.Command{
@@ -45,6 +45,11 @@ itself).`,
 					return fmt.Errorf("warm-up of %q: %w", q, err)
 				}
 			}
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			var took []float64
 			ops := map[string][]float64{}
 			var order []string // operators as first seen
@@ -90,6 +95,7 @@ itself).`,
 	c.Flags().StringVar(&queries, "queries", "", "file with one statement a line")
 	c.Flags().IntVar(&runs, "runs", 20, "timed runs of every statement")
 	c.Flags().BoolVar(&stages, "stages", false, "run under EXPLAIN ANALYZE and report each operator's times")
+	c.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the timed runs to this file (go tool pprof)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return e.storeFlags(c)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
@@ -296,6 +297,70 @@ func TestScoreIsBM25(t *testing.T) {
 	for i := range want {
 		if hits[i].Ord != want[i].Ord || math.Abs(hits[i].Score-want[i].Score) > 1e-6*want[i].Score {
 			t.Errorf("hit %d = %+v, want %+v", i, hits[i], want[i])
+		}
+	}
+}
+
+// TestApplyBatches checks that a write applied in small batches leaves
+// the index as one Apply does: the same chunks, scores, length statistics
+// and seq, deletes applied after the adds, and an ordinal both deleted and
+// added indexed.
+func TestApplyBatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	words := []string{"troponin", "chest", "pain", "fever", "cough", "anemia", "renal", "biopsy", "carcinoma", "lung"}
+	var first, second []Doc
+	for i := range 60 {
+		var text []string
+		for range 3 + rng.IntN(8) {
+			text = append(text, words[rng.IntN(len(words))])
+		}
+		d := Doc{Ord: uint64(i), Doc: "d", Text: strings.Join(text, " "), Tier: base.T4, Time: base.NoDay}
+		if i < 20 {
+			first = append(first, d)
+		} else {
+			second = append(second, d)
+		}
+	}
+	deletes := []uint64{3, 7, 25} // 25 is added again by the same write
+	one, batched := openTemp(t), openTemp(t)
+	for _, ix := range []*Index{one, batched} {
+		apply(t, ix, 1, nil, first...)
+	}
+	apply(t, one, 2, deletes, second...)
+	if err := batched.ApplyBatches(2, deletes, second, 7); err != nil {
+		t.Fatal(err)
+	}
+	for _, ix := range []*Index{one, batched} {
+		if seq, err := ix.Seq(); err != nil || seq != 2 {
+			t.Fatalf("seq %d, %v", seq, err)
+		}
+	}
+	checkConsistent(t, batched, allOrds(t, one)...)
+	if one.stats != batched.stats {
+		t.Errorf("length statistics: one batch %+v, batches %+v", one.stats, batched.stats)
+	}
+	for _, q := range []string{"troponin", "chest pain fever", "renal biopsy carcinoma lung"} {
+		a, err := one.Search(context.Background(), q, 100, base.Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := batched.Search(context.Background(), q, 100, base.Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(a, b, func(x, y Hit) bool { return x.Ord == y.Ord && x.Score == y.Score }) {
+			t.Errorf("%q: one batch %v, batches %v", q, a, b)
+		}
+	}
+}
+
+func TestEvenBatches(t *testing.T) {
+	for _, c := range []struct{ n, size, want int }{
+		{0, 2000, 2000}, {500, 2000, 2000}, {2000, 2000, 2000}, {2048, 2000, 1024},
+		{5000, 2000, 1250}, {8000, 2000, 2000}, {8001, 2000, 1334}, {10, 0, 1},
+	} {
+		if got := evenBatches(c.n, c.size); got != c.want {
+			t.Errorf("evenBatches(%d, %d) = %d, want %d", c.n, c.size, got, c.want)
 		}
 	}
 }

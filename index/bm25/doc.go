@@ -34,11 +34,11 @@
 // the same on NFCorpus (nDCG@10 0.3254 against 0.3255). Queries go through
 // the same analyzer and their terms are OR-ed.
 //
-// Apply analyses a batch on all CPUs (Analyze, which a writer can run
-// on its next batch while ApplyAnalyzed writes one), each goroutine with
-// a copy of the analyzer whose Porter stemmer remembers the stems of the
-// terms it has seen and whose width filter passes ASCII terms by: the
-// same tokens, in less than two thirds of the time.
+// Apply analyses a batch on all CPUs (ApplyBatches analyses its next
+// batch while scorch writes two), each goroutine with a copy of the
+// analyzer whose Porter stemmer remembers the stems of the terms it has
+// seen and whose width filter passes ASCII terms by: the same tokens, in
+// less than two thirds of the time.
 //
 // The planner indexes each chunk with its document's title and type in
 // front of its text (base.Doc.Heading). Terms analyses a text as Search
@@ -163,6 +163,14 @@
 // at most about 10% end to end here (within the noise of a shared
 // machine), abandons unpersisted batches on Close, and puts no bound on
 // memory if ingest outruns the persister.
+//
+// ApplyBatches, for a write too large for one batch, writes the documents
+// in bounded batches, two at a time (scorch builds a batch's segment on
+// one goroutine, so two batches keep two cores busy and share fsyncs),
+// and then records seq, the statistics and the deletes in a last batch of
+// their own. Until that last batch the index reports the seq it had, with
+// part of the write's documents in it; replaying the write, as the next
+// open does, indexes them again (upserts) and counts their lengths once.
 //
 // A new index is built in dir+".creating" and renamed into place, so a
 // crash during creation leaves no half-made index.

@@ -28,10 +28,13 @@
 //     otherwise by one matrix-vector product (vek32.MatMul_Into, AVX2+FMA
 //     where the CPU has it; blocks stay below vek's threshold for
 //     spawning goroutines of its own);
-//   - a large slab is split into contiguous ranges, one per
-//     runtime.GOMAXPROCS(0), each keeping its own bounded min-heap of k
-//     hits; small slabs are scanned on the calling goroutine because
-//     starting workers would cost more than the scan;
+//   - a large slab is scanned by one worker per runtime.GOMAXPROCS(0),
+//     each keeping its own bounded min-heap of k hits; the workers claim
+//     contiguous chunks of the slab in turn (eight a worker), so a worker
+//     that starts late, its core taken by the BM25 arm beside the scan or
+//     by another process, does not leave half the slab for the end;
+//     small slabs are scanned on the calling goroutine because starting
+//     workers would cost more than the scan;
 //   - a row's Slot is read only when its score would enter the heap, so
 //     attributes cost nothing for rows that lose anyway; Alive and then the
 //     caller's Match are tested there;
@@ -79,6 +82,13 @@
 //     depth 15 already gave 1.000 and 0.9997, depth 20 1.000 on both. The
 //     default, max(4k, k+32), keeps a wide margin for embedders whose top
 //     scores crowd closer, for the cost of reading 42 vectors at k=10.
+//   - Pruning: before rescoring, a candidate is dropped when even the
+//     largest error its codes allow (errorBound: half its grid step
+//     times the query's L1 norm, plus the query's own rounding) cannot
+//     lift it above the k-th best lower bound; the k best of the rest
+//     are the k best of all the candidates, ties included
+//     (TestPruneKeepsTopK). On the 100k NFCorpus store, k=50 rescoring
+//     reads 60-100 of its 200 candidates' vectors instead of all of them.
 //   - Memory: codes take CodeBytes(dim) bytes a vector (dim rounded up to
 //     16) and a float32 scale, so 1M x 384 is 388 MB instead of 1.5 GB.
 //     An index made by New quantises its slab at the first int8 search and

@@ -165,21 +165,58 @@ func (ix *Index) Load(slots []base.Slot, vecs []float32) error {
 // out of range. The view stays valid after later writes to the index. An
 // int8 index returns a copy read from its Source, or nil if that fails.
 func (ix *Index) Vector(ord uint64) []float32 {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if ord >= uint64(len(ix.slots)) {
+	vs, err := ix.Vectors([]uint64{ord})
+	if err != nil {
 		return nil
 	}
-	if ix.source != nil {
-		var v []float32
-		err := ix.source.Vectors([]uint64{ord}, func(_ int, f []float32) { v = append(v, f[:ix.dim]...) })
-		if err != nil {
-			return nil
+	return vs[0]
+}
+
+// Vectors is Vector for several ordinals, in any order: it returns their
+// vectors in the order of ords, nil for one out of range. An int8 index
+// reads them from its Source in one call, in ascending order, into one
+// buffer, rather than a read each; the error is the Source's.
+func (ix *Index) Vectors(ords []uint64) ([][]float32, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([][]float32, len(ords))
+	if ix.source == nil {
+		for i, ord := range ords {
+			if ord < uint64(len(ix.slots)) {
+				lo, hi := int(ord)*ix.dim, int(ord+1)*ix.dim
+				out[i] = ix.vecs[lo:hi:hi]
+			}
 		}
-		return v[:len(v):len(v)]
+		return out, nil
 	}
-	lo, hi := int(ord)*ix.dim, int(ord+1)*ix.dim
-	return ix.vecs[lo:hi:hi]
+	// Read each ordinal in range once, ascending: want[j]'s vector is
+	// row j of buf.
+	var want []uint64
+	for _, ord := range ords {
+		if ord < uint64(len(ix.slots)) {
+			want = append(want, ord)
+		}
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	buf := make([]float32, len(want)*ix.dim)
+	seen := 0
+	err := ix.source.Vectors(want, func(j int, v []float32) {
+		copy(buf[j*ix.dim:(j+1)*ix.dim], v)
+		seen++
+	})
+	if err == nil && seen != len(want) {
+		err = fmt.Errorf("medkb: the vector source gave %d of %d vectors", seen, len(want))
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, ord := range ords {
+		if j, ok := slices.BinarySearch(want, ord); ok {
+			out[i] = buf[j*ix.dim : (j+1)*ix.dim : (j+1)*ix.dim]
+		}
+	}
+	return out, nil
 }
 
 // Slot returns the attributes of the slot at ord, and false if ord is out

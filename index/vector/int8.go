@@ -3,6 +3,7 @@ package vector
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/viterin/vek/vek32"
@@ -118,6 +119,7 @@ func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 	qscale := queryCodes(qc, q)
 	depth := min(RescoreDepth(k), len(ix.slots))
 	cands := ix.fanOut(c.stride, depth, func(s *scratch, lo, hi int) { ix.scanInt8(s, qc, qscale, lo, hi, match) })
+	cands = ix.prune(cands, k, qc, qscale)
 	if err := ix.rescore(cands, q); err != nil {
 		return nil, err
 	}
@@ -144,6 +146,48 @@ func (ix *Index) scanInt8(s *scratch, qc []int16, qscale float32, lo, hi int, ma
 			}
 		}
 	}
+}
+
+// prune drops the candidates that cannot be among the best k whatever
+// their exact scores, so that rescoring reads fewer vectors (from the
+// store file, for an int8 index). A candidate's exact score lies within
+// errorBound of its approximate one; one whose upper bound is below the
+// k-th best lower bound has k candidates surely above it. The k best of
+// what is left are therefore the k best of all the candidates, ties
+// included.
+func (ix *Index) prune(cands []Hit, k int, qc []int16, qscale float32) []Hit {
+	if len(cands) <= k {
+		return cands
+	}
+	var qc1 int64 // the L1 norm of the query's codes
+	for _, v := range qc {
+		qc1 += int64(max(v, -v))
+	}
+	lows := make([]float32, len(cands))
+	for i, h := range cands {
+		lows[i] = h.Score - ix.errorBound(h.Ord, qc1, qscale)
+	}
+	slices.Sort(lows)
+	kth := lows[len(lows)-k]
+	kept := cands[:0]
+	for _, h := range cands {
+		if h.Score+ix.errorBound(h.Ord, qc1, qscale) >= kth {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
+// errorBound bounds |exact - approximate| for the slot at ord. With v =
+// s*c + e, |e_j| <= s/2 (rounding to the code grid), and likewise q =
+// sq*qc + f, |f_j| <= sq/2, v.q - s*sq*(c.qc) = sq*(e.qc) + v.f, whose
+// terms are at most s/2*sq*|qc|_1 and sq/2*|v|_1 <= sq/2*sqrt(dim) (v has
+// unit length). A relative and an absolute margin cover float rounding,
+// in the approximate score and in the exact dot product.
+func (ix *Index) errorBound(ord uint64, qc1 int64, qscale float32) float32 {
+	s := ix.codes.scales[ord]
+	b := s/2*qscale*float32(qc1) + qscale/2*float32(math.Sqrt(float64(ix.dim)))
+	return b*1.001 + 1e-4
 }
 
 // rescore replaces the approximate scores of hits by exact ones, from the

@@ -117,7 +117,9 @@ func firstRule(s string) *TextRule {
 	if simple != s {
 		simpleLower = asciiLower(simple)
 	}
-	told := -1 // whether s is a narrative: unknown, no (0), yes (1)
+	found := ruleLiterals.find(s, lower)
+	var foundSimple literalSet // found in simple, at its first use
+	told := -1                 // whether s is a narrative: unknown, no (0), yes (1)
 	for i := range TextRules {
 		r := &TextRules[i]
 		if r.Narrative {
@@ -126,7 +128,14 @@ func firstRule(s string) *TextRule {
 			}
 			continue
 		}
-		if !r.matches(s, lower) && (simple == s || !r.matches(simple, simpleLower)) {
+		fires := r.matches(s, lower, found)
+		if !fires && simple != s {
+			if foundSimple == nil {
+				foundSimple = ruleLiterals.find(simple, simpleLower)
+			}
+			fires = r.matches(simple, simpleLower, foundSimple)
+		}
+		if !fires {
 			continue
 		}
 		if r.SkipInNarrative {

@@ -46,16 +46,17 @@ type TextRule struct {
 // Matches reports whether the rule's terms and checks fire on s, without
 // regard to SkipInNarrative.
 func (r *TextRule) Matches(s string) bool {
-	return r.matches(s, asciiLower(s))
+	return r.matches(s, asciiLower(s), nil)
 }
 
-// matches is Matches with the lower-cased text already at hand. A hit
-// inside an ignored term does not count; ignored terms are looked for only
-// once there is a hit, which most texts never give most rules.
-func (r *TextRule) matches(s, lower string) bool {
+// matches is Matches with the lower-cased text already at hand, and, if
+// found is not nil, the rules' literals that occur in s (ruleLiterals). A
+// hit inside an ignored term does not count; ignored terms are looked for
+// only once there is a hit, which most texts never give most rules.
+func (r *TextRule) matches(s, lower string, found literalSet) bool {
 	var ignored [][2]int
 	ignoredFound := false
-	return r.terms.each(s, lower, func(start, end int) bool {
+	return r.terms.eachIn(s, lower, found, func(start, end int) bool {
 		if !ignoredFound {
 			r.ignore.each(s, lower, func(start, end int) bool {
 				ignored = append(ignored, [2]int{start, end})

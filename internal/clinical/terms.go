@@ -10,6 +10,8 @@ import (
 // offsets stay those of the original) with word boundaries checked by hand;
 // only "re:" terms run a regular expression. A single regular expression
 // for all terms of a rule is several hundred times slower in Go's regexp.
+// firstRule searches only for the text rules' literals that one
+// Aho-Corasick pass over the text found (ruleLiterals, prefilter.go).
 type terms struct {
 	literals []literal
 	res      []gatedRegexp
@@ -29,6 +31,7 @@ type literal struct {
 	exact     bool   // an acronym: match as written
 	wordStart bool   // must start a word
 	wordEnd   bool   // must end a word (not a "*" prefix term)
+	id        int    // in ruleLiterals, for a text rule's term; 0 for none
 }
 
 func compileTerms(list []string) terms {
@@ -63,7 +66,16 @@ func (t *terms) any(s string) bool {
 // (lower is asciiLower(s)) until visit returns true, and reports whether it
 // did.
 func (t *terms) each(s, lower string, visit func(start, end int) bool) bool {
+	return t.eachIn(s, lower, nil, visit)
+}
+
+// eachIn is each skipping the numbered literals (literal.id) that found,
+// from ruleLiterals.find, says do not occur in s; a nil found skips none.
+func (t *terms) eachIn(s, lower string, found literalSet, visit func(start, end int) bool) bool {
 	for _, lit := range t.literals {
+		if found != nil && lit.id > 0 && !found.has(lit.id) {
+			continue
+		}
 		hay := lower
 		if lit.exact {
 			hay = s
