@@ -296,6 +296,24 @@ func dropBackend(ctx context.Context, spec *backendSpec, removed []string) error
 	return nil
 }
 
+// DropBackend deletes the collection the store's live generation
+// retrieves from, and the alias naming it, from the store's Weaviate
+// cluster: what deleting a store's directory leaves behind there. The
+// store itself keeps its backend record, so it fails its queries until
+// the next write or read-write open makes and refills the collection.
+// It does nothing for a store on the embedded backend.
+func (db *DB) DropBackend(ctx context.Context) error {
+	g, release, err := db.snapshot()
+	if err != nil {
+		return err
+	}
+	defer release()
+	if g.remote == nil {
+		return nil
+	}
+	return dropBackend(ctx, &g.remote.spec, []string{g.st.Generation()})
+}
+
 // remoteBackend serves the planner's arms from a Weaviate collection,
 // with the whole filter pushed down.
 type remoteBackend struct{ r *remote }

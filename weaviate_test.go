@@ -59,19 +59,6 @@ func dropAfter(t *testing.T, spec backendSpec) {
 	})
 }
 
-func items(t *testing.T, db *DB, q string) []string {
-	t.Helper()
-	r, err := db.Query(context.Background(), q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	var out []string
-	for _, it := range r.Items {
-		out = append(out, it.ID)
-	}
-	return out
-}
-
 // TestWeaviateBackendAnswersAsEmbedded: the vector arm is exact on a flat
 // index, so its ranking is the embedded one; BM25 matches the same chunks
 // (the same terms), scored by another formula.
@@ -188,5 +175,25 @@ func TestWeaviateChoiceIsKept(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "kb"), &Options{Backend: BackendWeaviate, Weaviate: WeaviateOptions{Nodes: "http://127.0.0.1:9?grpc=9"}}); !errors.Is(err, weaviate.ErrUnavailable) || !strings.Contains(err.Error(), "127.0.0.1:9") {
 		t.Errorf("creating on a dead cluster: %v", err)
+	}
+}
+
+// TestWeaviateDropBackend: DropBackend removes the live collection from
+// the cluster, so the store's queries fail until a write refills it, and
+// dropping again is a no-op.
+func TestWeaviateDropBackend(t *testing.T) {
+	db := openWeaviate(t, 1)
+	ctx := context.Background()
+	if len(items(t, db, `RETRIEVE "chest pain" LIMIT 3`)) == 0 {
+		t.Fatal("no items before the drop")
+	}
+	if err := db.DropBackend(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Query(ctx, `RETRIEVE "chest pain" LIMIT 3`); err == nil {
+		t.Error("a query after DropBackend succeeded; want the missing collection's error")
+	}
+	if err := db.DropBackend(ctx); err != nil {
+		t.Errorf("second drop: %v", err)
 	}
 }

@@ -49,9 +49,13 @@ func OpenWith(ctx context.Context, prefix string, docs []base.Doc, opts *medkb.O
 	return s, nil
 }
 
-// Close closes the store and removes its directory.
+// Close drops the store's collection from its retrieval backend, when
+// it has one, closes the store and removes its directory.
 func (s *Store) Close() error {
-	err := s.DB.Close()
+	err := s.DB.DropBackend(context.Background())
+	if cerr := s.DB.Close(); err == nil {
+		err = cerr
+	}
 	if rerr := os.RemoveAll(s.dir); err == nil {
 		err = rerr
 	}
