@@ -135,7 +135,7 @@ func (db *DB) createBackend(ctx context.Context, g *generation) error {
 	}
 	o := r.ix.Options()
 	r.spec.VectorIndex, r.spec.Replicas = o.VectorIndex, o.Replicas
-	if err := r.ix.Create(ctx); err != nil {
+	if _, err := r.ix.Create(ctx); err != nil {
 		return err
 	}
 	if _, err := r.ix.Publish(ctx); err != nil {
@@ -168,18 +168,25 @@ func openRemote(spec backendSpec, gen, nodes string) (*remote, error) {
 }
 
 // syncBackend makes g's collection unless it exists, replays into it the
-// writes it lacks (store.Replay from the sequence it reflects) and
+// writes it lacks (store.Replay from the sequence it reflects, or
+// everything when the collection had to be made: it was dropped or lost)
+// and
 // records the sequence reached; a failure is kept for queries
 // (ErrBackendBehind) and bbolt is left as it was. Only the writer of g
 // calls it.
 func (db *DB) syncBackend(ctx context.Context, g *generation) {
 	m, err := g.st.Meta()
+	since := m.BackendSeq
 	if err == nil && !g.remote.made {
-		err = g.remote.ix.Create(ctx)
+		var created bool
+		created, err = g.remote.ix.Create(ctx)
 		g.remote.made = err == nil
+		if created {
+			since = 0 // a new collection holds nothing, whatever was recorded
+		}
 	}
-	if err == nil && m.BackendSeq < m.Seq {
-		err = replayRemote(ctx, g, m.BackendSeq)
+	if err == nil && since < m.Seq {
+		err = replayRemote(ctx, g, since)
 	}
 	if err != nil {
 		err = remoteBehind(g, m.BackendSeq, m.Seq, err)
@@ -298,10 +305,13 @@ func dropBackend(ctx context.Context, spec *backendSpec, removed []string) error
 
 // DropBackend deletes the collection the store's live generation
 // retrieves from, and the alias naming it, from the store's Weaviate
-// cluster: what deleting a store's directory leaves behind there. The
-// store itself keeps its backend record, so it fails its queries until
-// the next write or read-write open makes and refills the collection.
-// It does nothing for a store on the embedded backend.
+// cluster: what deleting a store's directory leaves behind there. It is
+// meant for a store about to be deleted: the store keeps its backend
+// record, and its queries and writes fail (or, on a node that has yet to
+// apply the change, find nothing) until it is opened read-write
+// again, which makes the collection afresh and replays every chunk into
+// it (the alias is made again by the next rebuild). It does nothing for a
+// store on the embedded backend.
 func (db *DB) DropBackend(ctx context.Context) error {
 	g, release, err := db.snapshot()
 	if err != nil {

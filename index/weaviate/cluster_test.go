@@ -43,7 +43,7 @@ func tempIndex(t *testing.T, replicas int) *Index {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := ix.Create(ctx); err != nil {
+	if _, err := ix.Create(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

@@ -58,8 +58,11 @@ var ErrBadOptions = errors.New("weaviate: bad options")
 // classNameRE is what Weaviate accepts as a collection name.
 var classNameRE = regexp.MustCompile(`^[A-Z][_0-9A-Za-z]{0,200}$`)
 
-// Open makes an Index on the collection opts names; it does no I/O
-// (Create makes the collection, the first search connects).
+// Open makes an Index on the collection opts names. Its only I/O is the
+// version request the client library sends the first time this process
+// names a node (dial); Create makes the collection, the first search
+// connects. More replicas than nodes is an error at Create, not here: a
+// store may be opened on the nodes of its cluster that are still up.
 func Open(opts Options) (*Index, error) {
 	switch {
 	case len(opts.Nodes) == 0:
@@ -70,8 +73,8 @@ func Open(opts Options) (*Index, error) {
 		return nil, fmt.Errorf("%w: alias %q: want a capital letter, then letters, digits or _", ErrBadOptions, opts.Alias)
 	case opts.VectorIndex != "" && opts.VectorIndex != Flat && opts.VectorIndex != HNSW:
 		return nil, fmt.Errorf("%w: vector index %q: use %q or %q", ErrBadOptions, opts.VectorIndex, Flat, HNSW)
-	case opts.Replicas < 0 || opts.Replicas > len(opts.Nodes):
-		return nil, fmt.Errorf("%w: %d replicas on %d nodes", ErrBadOptions, opts.Replicas, len(opts.Nodes))
+	case opts.Replicas < 0:
+		return nil, fmt.Errorf("%w: %d replicas", ErrBadOptions, opts.Replicas)
 	}
 	if opts.VectorIndex == "" {
 		opts.VectorIndex = Flat
@@ -112,15 +115,20 @@ const (
 // their cosine), one shard (so that BM25's statistics are the whole
 // collection's) replicated opts.Replicas times, the terms property
 // tokenized on whitespace without stop words, and filterable keyword
-// properties tokenized as whole fields.
-func (ix *Index) Create(ctx context.Context) error {
+// properties tokenized as whole fields. created reports whether it made
+// it: a collection made afresh holds nothing, whatever the store last
+// recorded of it, so its caller must replay everything into it.
+func (ix *Index) Create(ctx context.Context) (created bool, err error) {
+	if ix.opts.Replicas > len(ix.opts.Nodes) {
+		return false, fmt.Errorf("%w: %d replicas on %d nodes", ErrBadOptions, ix.opts.Replicas, len(ix.opts.Nodes))
+	}
 	var exists bool
-	err := ix.c.do(ctx, "looking for collection "+ix.opts.Collection, func(cl *wv.Client) (err error) {
+	err = ix.c.do(ctx, "looking for collection "+ix.opts.Collection, func(cl *wv.Client) (err error) {
 		exists, err = cl.Schema().ClassExistenceChecker().WithClassName(ix.opts.Collection).Do(ctx)
 		return err
 	})
 	if err != nil || exists {
-		return err
+		return false, err
 	}
 	class := &models.Class{
 		Class:      ix.opts.Collection,
@@ -135,9 +143,10 @@ func (ix *Index) Create(ctx context.Context) error {
 		ReplicationConfig: &models.ReplicationConfig{Factor: int64(ix.opts.Replicas)},
 		ShardingConfig:    map[string]any{"desiredCount": 1},
 	}
-	return ix.c.do(ctx, "creating collection "+ix.opts.Collection, func(cl *wv.Client) error {
+	err = ix.c.do(ctx, "creating collection "+ix.opts.Collection, func(cl *wv.Client) error {
 		return cl.Schema().ClassCreator().WithClass(class).Do(ctx)
 	})
+	return err == nil, err
 }
 
 // vectorConfig is the vector index's configuration: dot product, and

@@ -52,7 +52,7 @@ func TestHNSWRecallNFCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := ix.Create(ctx); err != nil {
+		if _, err := ix.Create(ctx); err != nil {
 			t.Fatal(err)
 		}
 		defer ix.Drop(context.Background(), name)

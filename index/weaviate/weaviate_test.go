@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestOpenRefusesBadOptions(t *testing.T) {
 		{Nodes: nodes, Collection: "medkb"},
 		{Nodes: nodes, Collection: "Medkb", Alias: "a-b"},
 		{Nodes: nodes, Collection: "Medkb", VectorIndex: "ivf"},
-		{Nodes: nodes, Collection: "Medkb", Replicas: 2},
+		{Nodes: nodes, Collection: "Medkb", Replicas: -1},
 	} {
 		if _, err := Open(o); !errors.Is(err, ErrBadOptions) {
 			t.Errorf("Open(%+v) = %v, want ErrBadOptions", o, err)
@@ -47,6 +48,15 @@ func TestOpenRefusesBadOptions(t *testing.T) {
 	}
 	if o := ix.Options(); o.VectorIndex != Flat || o.Replicas != 1 || o.Timeout == 0 {
 		t.Errorf("defaults not filled: %+v", o)
+	}
+	// More replicas than nodes opens (the store's other nodes may be
+	// down) but cannot make a collection.
+	ix, err = Open(Options{Nodes: nodes, Collection: "Medkb", Replicas: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Create(context.Background()); !errors.Is(err, ErrBadOptions) {
+		t.Errorf("Create with 2 replicas on 1 node = %v, want ErrBadOptions", err)
 	}
 }
 
