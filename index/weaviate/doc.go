@@ -97,4 +97,10 @@
 //     reads them from the store's embedded BM25 index, which a store on
 //     this backend still keeps (as it keeps the vector slab for PACK):
 //     taking those off the machine too is future work.
+//   - The client library (weaviate-go-client v5.5.0) opens its gRPC
+//     connection to an https node without checking the node's
+//     certificate; searches and batches, which carry patient ids and
+//     chunk terms, go over it. Run the cluster on a network you trust.
+//   - The process keeps one client per node (dial): the library gives no
+//     way to close a client's gRPC connection.
 package weaviate

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -75,16 +76,41 @@ type cluster struct {
 	next    atomic.Uint32 // the node the next call tries first
 }
 
-// dial makes a client for each node; it does no I/O (the clients connect
-// at their first call).
+// clients holds one client per node (and timeout) for the whole
+// process. A client owns a gRPC connection it never closes, and the
+// library asks a node's version when its client is made, so a client made
+// at every Open (every store open, rebuild, DropBackend) would leak a
+// connection and repeat that request each time.
+var clients struct {
+	sync.Mutex
+	m map[clientKey]*wv.Client
+}
+
+type clientKey struct {
+	node    Node
+	timeout time.Duration
+}
+
+// dial gives the process's client for each node, making those it lacks.
 func dial(nodes []Node, timeout time.Duration) (*cluster, error) {
 	c := &cluster{nodes: nodes}
+	clients.Lock()
+	defer clients.Unlock()
+	if clients.m == nil {
+		clients.m = map[clientKey]*wv.Client{}
+	}
 	for _, n := range nodes {
-		u, _ := url.Parse(n.URL)
-		cl, err := wv.NewClient(wv.Config{Scheme: u.Scheme, Host: u.Host, Timeout: timeout,
-			GrpcConfig: &wvgrpc.Config{Host: n.GRPC, Secured: u.Scheme == "https"}})
-		if err != nil {
-			return nil, fmt.Errorf("weaviate: client for %s: %w", n.URL, err)
+		key := clientKey{n, timeout}
+		cl := clients.m[key]
+		if cl == nil {
+			u, _ := url.Parse(n.URL)
+			var err error
+			cl, err = wv.NewClient(wv.Config{Scheme: u.Scheme, Host: u.Host, Timeout: timeout,
+				GrpcConfig: &wvgrpc.Config{Host: n.GRPC, Secured: u.Scheme == "https"}})
+			if err != nil {
+				return nil, fmt.Errorf("weaviate: client for %s: %w", n.URL, err)
+			}
+			clients.m[key] = cl
 		}
 		c.clients = append(c.clients, cl)
 	}
