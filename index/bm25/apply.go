@@ -86,6 +86,13 @@ func (ix *Index) ApplyBatches(seq uint64, deletes []uint64, adds []Doc, size int
 			return err
 		}
 		inFlight <- struct{}{}
+		mu.Lock()
+		stop := failed != nil
+		mu.Unlock()
+		if stop { // a batch failed: the write fails, so do not go on
+			<-inFlight
+			break
+		}
 		wg.Go(func() {
 			defer func() { <-inFlight }()
 			err := ix.batch(b, seq)
