@@ -116,7 +116,7 @@ func (p *Plan) Explain(reports []OpReport) string {
 			param = dsl.ParamVectorK
 		}
 		text := fmt.Sprintf("Retrieve %s k=%s", a.Arm, mark(param, fmt.Sprint(a.K)))
-		if a.Arm == "vector" {
+		if a.Arm == "vector" && a.On == "" { // a backend elsewhere scans its own way
 			scan := a.Scan
 			if scan == dsl.ScanInt8 {
 				scan += fmt.Sprintf("+rescore %d", vector.RescoreDepth(a.fetch()))

@@ -72,7 +72,14 @@ func (x *execution) names(ctx context.Context) (gate.Names, error) {
 	if g != nil {
 		types = g.Types()
 		// Build every type's automaton now, under ctx, so that
-		// counting below cannot wait.
+		// counting below cannot wait: a call under an ended context
+		// starts a type's build and returns, so the builds run side by
+		// side before the calls under ctx wait for each.
+		started, cancel := context.WithCancel(ctx)
+		cancel()
+		for _, t := range types {
+			g.LinkContext(started, "", t)
+		}
 		for _, t := range types {
 			if _, err := g.LinkContext(ctx, "", t); err != nil {
 				return nil, err
