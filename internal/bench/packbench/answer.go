@@ -183,8 +183,8 @@ type AnswerReport struct {
 	// Requests counts the prompts sent: identical prompts (a case small
 	// enough that two strategies pack the same blocks) are asked once.
 	Requests int `json:"requests"`
-	// Unparsed counts the replies that chose no option; they count as
-	// wrong.
+	// Unparsed counts the prompts whose reply chose no option (a reply
+	// shared by identical prompts counts for each); they count as wrong.
 	Unparsed   int      `json:"unparsed"`
 	Windows    []int    `json:"windows"`
 	Strategies []string `json:"strategies"`
@@ -321,7 +321,7 @@ func ChosenOption(reply string, letters []string) string {
 
 // WriteTable prints accuracy and APR per strategy and window.
 func (r *AnswerReport) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "answer accuracy, %d cases (%d requests, %d replies chose no option); full record %.1f%%\n",
+	fmt.Fprintf(w, "answer accuracy, %d cases (%d requests; %d prompts' replies chose no option); full record %.1f%%\n",
 		r.Cases, r.Requests, r.Unparsed, 100*r.Full)
 	fmt.Fprintf(w, "%-10s", "strategy")
 	for _, win := range r.Windows {
