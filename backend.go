@@ -321,7 +321,7 @@ func (db *DB) DropBackend(ctx context.Context) error {
 	if g.remote == nil {
 		return nil
 	}
-	return dropBackend(ctx, &g.remote.spec, []string{g.st.Generation()})
+	return g.remote.ix.Drop(ctx, g.remote.ix.Options().Collection) // on the nodes this open uses
 }
 
 // remoteBackend serves the planner's arms from a Weaviate collection,
