@@ -38,7 +38,7 @@ type caseFlags struct {
 }
 
 func (f *caseFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.cases, "cases", "", "cases, JSON Lines {id, query, now?, segments: [{id, text, type?, tier?, time?, signal?, keys?}]}; a case that marks no segment signal counts them all")
+	c.Flags().StringVar(&f.cases, "cases", "", "cases, JSON Lines {id, query, now?, segments: [{id, text, type?, tier?, time?, signal?, keys?}], question?, options?, answer?}; a case that marks no segment signal counts them all; question, options ({\"A\": ...}) and answer (a letter) are for --llm")
 	c.Flags().StringVar(&f.medqa, "medqa", "", "MedQA JSON Lines, USMLE or Chinese MCMLE layout, to turn into cases instead (e.g. ../shared/data/medqa/medqa_test.jsonl)")
 	c.Flags().IntVar(&f.n, "n", 200, "MedQA vignettes in the fixed sample; 0 takes every eligible one")
 	c.Flags().Int64Var(&f.seed, "seed", 1, "seed of the MedQA sample and of the noise")
