@@ -199,27 +199,23 @@ type AnswerReport struct {
 func Answer(ctx context.Context, prompts []Prompt, ask Asker, workers int) (*AnswerReport, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	unique := map[string]int{} // user message -> index into texts
-	texts := []string{}
+	unique := map[string]int{} // user message -> index into first
+	var first []int            // the first prompt of each distinct user message
 	which := make([]int, len(prompts))
 	for i, p := range prompts {
 		key := p.Messages[len(p.Messages)-1].Content
 		k, ok := unique[key]
 		if !ok {
-			k = len(texts)
+			k = len(first)
 			unique[key] = k
-			texts = append(texts, key)
+			first = append(first, i)
 		}
 		which[i] = k
 	}
-	first := make([]int, len(texts)) // a prompt of each unique text
-	for i := len(prompts) - 1; i >= 0; i-- {
-		first[which[i]] = i
-	}
-	replies := make([]string, len(texts))
+	replies := make([]string, len(first))
 	var once sync.Once
 	var failed error
-	parallelOn(max(workers, 1), len(texts), func(_, k int) {
+	parallelOn(max(workers, 1), len(first), func(_, k int) {
 		if ctx.Err() != nil {
 			return
 		}
@@ -236,7 +232,7 @@ func Answer(ctx context.Context, prompts []Prompt, ask Asker, workers int) (*Ans
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return grade(prompts, which, replies, len(texts)), nil
+	return grade(prompts, which, replies, len(first)), nil
 }
 
 // grade turns the replies (replies[which[i]] answers prompts[i]) into
