@@ -7,17 +7,7 @@ import (
 // SetBackend records the retrieval backend of the store (Meta.Backend):
 // an opaque description its owner reads back, "" for the embedded
 // indexes. A rebuild copies it to the new generation.
-func (s *Store) SetBackend(spec string) error {
-	if s.readOnly {
-		return ErrReadOnly
-	}
-	return s.update(func(tx *bolt.Tx) error {
-		if spec == "" {
-			return tx.Bucket(bucketMeta).Delete(keyBackend)
-		}
-		return tx.Bucket(bucketMeta).Put(keyBackend, []byte(spec))
-	})
-}
+func (s *Store) SetBackend(spec string) error { return s.putMeta(keyBackend, spec) }
 
 // SetBackendSeq records the write sequence the backend reflects
 // (Meta.BackendSeq), once a write or a replay reached it: the next

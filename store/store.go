@@ -367,12 +367,19 @@ func (s *Store) SetEmbedder(name string, dim int) error {
 // SetFrom records that this generation was rebuilt from generation gen,
 // once the rebuild is complete: Prune may then remove gen and older
 // generations even when they hold more documents (deleted since).
-func (s *Store) SetFrom(gen string) error {
+func (s *Store) SetFrom(gen string) error { return s.putMeta(keyFrom, gen) }
+
+// putMeta records v under key in the meta bucket, or removes key when v
+// is "": the setters of the meta strings that read back as "" when unset.
+func (s *Store) putMeta(key []byte, v string) error {
 	if s.readOnly {
 		return ErrReadOnly
 	}
 	return s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketMeta).Put(keyFrom, []byte(gen))
+		if v == "" {
+			return tx.Bucket(bucketMeta).Delete(key)
+		}
+		return tx.Bucket(bucketMeta).Put(key, []byte(v))
 	})
 }
 

@@ -22,18 +22,10 @@ const (
 // store's vectors are float32 on disk either way: the choice is the
 // loader's, so it can be changed at any time.
 func (s *Store) SetQuantize(q string) error {
-	if s.readOnly {
-		return ErrReadOnly
-	}
 	if q != QuantizeNone && q != QuantizeInt8 {
 		return fmt.Errorf("medkb: quantize %q: use %q or nothing", q, QuantizeInt8)
 	}
-	return s.update(func(tx *bolt.Tx) error {
-		if q == QuantizeNone {
-			return tx.Bucket(bucketMeta).Delete(keyQuantize)
-		}
-		return tx.Bucket(bucketMeta).Put(keyQuantize, []byte(q))
-	})
+	return s.putMeta(keyQuantize, q)
 }
 
 // releaseEvery is how many segments EachVectors reads between releases
