@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/medkb/medkb/index/bm25"
 	"github.com/medkb/medkb/internal/base"
@@ -55,21 +56,63 @@ func (db *DB) IngestProgress(ctx context.Context, docs []Doc, progress Progress)
 	return db.ingest(ctx, db.preparer(), convert(docs, toBaseDoc), progress)
 }
 
+// Prepared is a batch of documents that Prepare has checked, tiered,
+// chunked, compressed and embedded, ready for Commit; nothing of it is
+// written yet.
+type Prepared struct {
+	db    *DB
+	batch *store.Batch
+	used  atomic.Bool
+}
+
+// Prepare does everything Ingest does to docs before writing them, and
+// writes nothing: Ingest is Prepare then Commit. A writer of many batches
+// prepares the next while the previous one commits, so both cores stay
+// busy (preparing is parallel; a commit is mostly one index build).
+// Prepare is safe beside Commit and queries; its errors are Ingest's.
+func (db *DB) Prepare(ctx context.Context, docs []Doc, progress Progress) (*Prepared, error) {
+	if db.opts.ReadOnly {
+		return nil, store.ErrReadOnly
+	}
+	b, err := db.preparer().batch(ctx, convert(docs, toBaseDoc), progress)
+	if err != nil {
+		return nil, err
+	}
+	return &Prepared{db: db, batch: b}, nil
+}
+
+// Commit writes a batch Prepare made, in one atomic write, as Ingest
+// does. A batch commits once, into the DB that prepared it.
+func (db *DB) Commit(ctx context.Context, p *Prepared) (*IngestResult, error) {
+	if p == nil || p.db != db {
+		return nil, errors.New("medkb: Commit of a batch another DB prepared")
+	}
+	if p.used.Swap(true) {
+		return nil, errors.New("medkb: Commit of a batch already committed")
+	}
+	return db.commitPuts(ctx, p.batch)
+}
+
 // ingest prepares docs with p and commits them: the write of every
 // document, Ingest's and Rebuild's (whose p carries stored records over).
 func (db *DB) ingest(ctx context.Context, p *preparer, docs []base.Doc, progress Progress) (*IngestResult, error) {
 	if db.opts.ReadOnly {
 		return nil, store.ErrReadOnly
 	}
-	puts, err := p.prepare(ctx, docs, progress)
+	b, err := p.batch(ctx, docs, progress)
 	if err != nil {
 		return nil, err
 	}
-	ch, indexErr, err := db.commit(ctx, &store.Batch{Put: puts, Embedder: p.emb.Name(), Dim: p.emb.Dim()})
+	return db.commitPuts(ctx, b)
+}
+
+// commitPuts commits a batch of prepared documents.
+func (db *DB) commitPuts(ctx context.Context, b *store.Batch) (*IngestResult, error) {
+	ch, indexErr, err := db.commit(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	return &IngestResult{Docs: len(puts), Chunks: len(ch.Added), Deleted: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
+	return &IngestResult{Docs: len(b.Put), Chunks: len(ch.Added), Deleted: len(ch.Deleted), Seq: ch.Seq, IndexErr: indexErr}, nil
 }
 
 // DeleteResult says what a Delete committed.

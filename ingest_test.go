@@ -2,6 +2,7 @@ package medkb
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -209,5 +210,99 @@ func TestSuppliedVectorModel(t *testing.T) {
 	err = db.Export(func(d *Doc) error { got = append(got, d.ID+" "+d.Embedder); return nil })
 	if err != nil || strings.Join(got, ",") != "same hash-v1" {
 		t.Fatalf("export: %q %v; want the admitted document with its model", got, err)
+	}
+}
+
+// TestPrepareCommit: Prepare then Commit is Ingest, a batch prepares
+// while another commits and the later write of an id wins, and a
+// prepared batch commits once, into its own DB.
+func TestPrepareCommit(t *testing.T) {
+	ctx := context.Background()
+	docs := sampleDocs(t)
+	half := len(docs) / 2
+	later := docs[0]
+	later.Text = "Penicillin allergy confirmed: anaphylaxis in 2019."
+
+	want := openEmpty(t)
+	for _, batch := range [][]Doc{docs[:half], docs[half:], {later}} {
+		if _, err := want.Ingest(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	db := openEmpty(t)
+	first, err := db.Prepare(ctx, docs[:half], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed := make(chan error, 1)
+	go func() {
+		_, err := db.Commit(ctx, first)
+		committed <- err
+	}()
+	second, err := db.Prepare(ctx, docs[half:], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	third, err := db.Prepare(ctx, []Doc{later}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-committed; err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*Prepared{second, third} {
+		if _, err := db.Commit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	for _, q := range []string{`RETRIEVE "penicillin allergy" LIMIT 5`, `RETRIEVE "troponin chest pain" LIMIT 5`} {
+		got, err := db.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantRes, err := want.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Context == "" || got.Context != wantRes.Context {
+			t.Errorf("%s: Prepare+Commit gave\n%s\nIngest\n%s", q, got.Context, wantRes.Context)
+		}
+	}
+	views, err := db.Show([]string{later.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(views) != 1 || views[0].Chunks[0].Text != later.Text {
+		t.Errorf("the later write of %s did not win: %+v", later.ID, views)
+	}
+
+	if _, err := db.Commit(ctx, third); err == nil || !strings.Contains(err.Error(), "already committed") {
+		t.Errorf("second Commit of a batch: %v", err)
+	}
+	other, err := want.Prepare(ctx, docs[:1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Commit(ctx, other); err == nil || !strings.Contains(err.Error(), "another DB") {
+		t.Errorf("Commit of another DB's batch: %v", err)
+	}
+
+	bad := []Doc{docs[1], {ID: "", Text: "no id"}}
+	before, err := db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var de *DocError
+	if _, err := db.Prepare(ctx, bad, nil); !errors.As(err, &de) || de.Index != 1 {
+		t.Errorf("Prepare of a bad document: %v", err)
+	}
+	after, err := db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Docs != before.Docs || after.Seq != before.Seq {
+		t.Errorf("a failed Prepare wrote: %+v, was %+v", after, before)
 	}
 }

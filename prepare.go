@@ -82,6 +82,15 @@ func vectorModelError(given, want string) error {
 	return fmt.Errorf(`"vector" was made by %s, the store's embedder is %s: their vectors cannot be compared`, given, want)
 }
 
+// batch prepares docs into the store write that commits them.
+func (p *preparer) batch(ctx context.Context, docs []base.Doc, progress Progress) (*store.Batch, error) {
+	puts, err := p.prepare(ctx, docs, progress)
+	if err != nil {
+		return nil, err
+	}
+	return &store.Batch{Put: puts, Embedder: p.emb.Name(), Dim: p.emb.Dim()}, nil
+}
+
 // prepare validates, tiers, chunks, compresses and embeds docs in
 // parallel, in groups so an embedding endpoint sees batched requests.
 func (p *preparer) prepare(ctx context.Context, docs []base.Doc, progress Progress) ([]store.DocWrite, error) {

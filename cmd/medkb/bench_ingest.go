@@ -21,10 +21,12 @@ func benchIngestCmd(e *env) *cobra.Command {
 		Short: "end-to-end ingest throughput on N synthetic documents of about 80 words",
 		Long: `Generates N deterministic synthetic clinical documents (about 80 words each,
 all four tiers; with --source, resampled from real documents so that term
-frequencies are realistic) and ingests them in calls of B documents into a new store,
-with the built-in embedder. Reports documents per second end to end, then the
-time to reopen the store cold. With --keep DIR the store is kept there for
-bench query; otherwise it goes in a temporary directory that is removed.`,
+frequencies are realistic) and ingests them into a new store with the
+built-in embedder as medkb ingest does: in batches of B documents, one
+transaction each, the next batch prepared while the one before commits.
+Reports documents per second end to end, then the time to reopen the store
+cold. With --keep DIR the store is kept there for bench query; otherwise
+it goes in a temporary directory that is removed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if n < 1 || batch < 1 {
@@ -64,11 +66,23 @@ bench query; otherwise it goes in a temporary directory that is removed.`,
 			if err != nil {
 				return err
 			}
-			for lo := 0; lo < n; lo += batch {
-				if _, err := db.Ingest(cmd.Context(), in[lo:min(lo+batch, n)]); err != nil {
-					db.Close()
-					return err
+			w := &batchWriter{ctx: cmd.Context(), db: db}
+			for lo := 0; lo < n && err == nil; lo += batch {
+				var b *preparedBatch
+				b, err = w.prepare(in[lo:min(lo+batch, n)], nil)
+				if _, werr := w.wait(); err == nil {
+					err = werr
 				}
+				if err == nil {
+					w.commit(b)
+				}
+			}
+			if _, werr := w.wait(); err == nil {
+				err = werr
+			}
+			if err != nil {
+				db.Close()
+				return err
 			}
 			if err := db.Close(); err != nil {
 				return err
@@ -92,7 +106,7 @@ bench query; otherwise it goes in a temporary directory that is removed.`,
 		},
 	}
 	c.Flags().IntVar(&n, "n", 100000, "documents")
-	c.Flags().IntVar(&batch, "batch", 5000, "documents per Ingest call (one transaction each)")
+	c.Flags().IntVar(&batch, "batch", 5000, "documents per batch (one transaction each)")
 	c.Flags().StringVar(&keep, "keep", "", "keep the store in this new directory")
 	c.Flags().StringVar(&source, "source", "", "resample the words of these documents (e.g. NFCorpus test.docs) instead of the built-in clinical vocabulary")
 	c.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the ingest and the cold open to this file (go tool pprof)")

@@ -270,29 +270,47 @@ func (r *ingestRun) docs(in input) error {
 	}
 	var total medkb.IngestResult
 	var batch []medkb.Doc
-	var lines []int
-	text := 0
-	flush := func() error {
+	var lines, committing []int // the file's lines of batch, and of the batch committing
+	text, sent := 0, 0
+	w := &batchWriter{ctx: r.cmd.Context(), db: r.db}
+	fail := func(err error, at []int) error {
+		err = lineOf(err, at)
+		if total.Docs == 0 {
+			return fmt.Errorf("%s: %w; nothing of it was written", path, err)
+		}
+		return fmt.Errorf("%s: %w; its first %d document(s), before line %d, were written and stay committed "+
+			"(an ingest replaces documents by id: running it again finishes the file)", path, err, total.Docs, at[0])
+	}
+	settle := func() error { // waits for the batch committing
+		out, err := w.wait()
+		if err != nil {
+			return fail(err, committing)
+		}
+		if out != nil {
+			total.Docs += out.Docs
+			total.Chunks += out.Chunks
+			total.IndexErr = out.IndexErr // each write replays what the index missed before it
+		}
+		return nil
+	}
+	flush := func() error { // prepares batch while the one before commits
 		if len(batch) == 0 {
 			return nil
 		}
-		out, err := r.ingestBatch(r.cmd.Context(), batch, func(done, _ int) {
+		b, err := w.prepare(batch, func(done, _ int) {
 			if bar != nil {
-				bar.Set(total.Docs + done)
+				bar.Set(sent + done)
 			}
 		})
-		if err != nil {
-			err = lineOf(err, lines)
-			if total.Docs == 0 {
-				return fmt.Errorf("%s: %w; nothing of it was written", path, err)
-			}
-			return fmt.Errorf("%s: %w; its first %d document(s), before line %d, were written and stay committed "+
-				"(an ingest replaces documents by id: running it again finishes the file)", path, err, total.Docs, lines[0])
+		if err := settle(); err != nil {
+			return err
 		}
-		total.Docs += out.Docs
-		total.Chunks += out.Chunks
-		total.IndexErr = out.IndexErr // each write replays what the index missed before it
-		batch, lines, text = batch[:0], lines[:0], 0
+		if err != nil {
+			return fail(err, lines)
+		}
+		w.commit(b)
+		sent += len(batch)
+		committing, batch, lines, text = lines, nil, nil, 0
 		return nil
 	}
 	_, err := scanDocs(in.path, path, func(n int, d base.Doc) error {
@@ -308,6 +326,9 @@ func (r *ingestRun) docs(in input) error {
 	})
 	if err == nil {
 		err = flush()
+	}
+	if serr := settle(); serr != nil {
+		return serr
 	}
 	if err != nil {
 		return err

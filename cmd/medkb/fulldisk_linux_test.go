@@ -47,6 +47,13 @@ func TestIngestOnAFullDisk(t *testing.T) {
 	if docs := m["docs"].(float64); docs < 1 || int(docs-1)%docBatch != 0 {
 		t.Fatalf("%v documents: not the first one and whole batches", docs)
 	}
+	// The next batch was being prepared while the failed one committed:
+	// the message still names the failed batch.
+	var written, line int
+	if _, err := fmt.Sscanf(errOut[strings.Index(errOut, "its first "):], "its first %d document(s), before line %d", &written, &line); err != nil ||
+		written != int(m["docs"].(float64))-1 || line != written+1 {
+		t.Errorf("the message says %d written before line %d (%v); the store has %v documents besides the first", written, line, err, m["docs"].(float64)-1)
+	}
 	for _, args := range [][]string{{"show", "first"}, {"export"}} {
 		if code, _, errOut := cli(t, "", append(args, db...)...); code != 0 {
 			t.Errorf("%s on the full disk: %s", args[0], errOut)

@@ -23,18 +23,71 @@ func docChecker(db kb, st *medkb.Stats) func(*medkb.Doc) error {
 	return func(d *medkb.Doc) error { return medkb.CheckDocFor(d, st) }
 }
 
-// ingestBatch writes one batch of documents, telling progress how many
-// are done: as they are on a store this process opened, at the end of
-// the batch through a server.
-func (r *ingestRun) ingestBatch(ctx context.Context, docs []medkb.Doc, progress medkb.Progress) (*medkb.IngestResult, error) {
-	if db, ok := r.db.(*medkb.DB); ok {
-		return db.IngestProgress(ctx, docs, progress)
+// batchWriter writes batches of documents in order, one transaction
+// each. On a store this process opened it prepares a batch
+// (medkb.DB.Prepare: checking, chunking, embedding, on every core)
+// while the batch before it commits, which is mostly one index build;
+// through a server each batch is one Ingest call.
+type batchWriter struct {
+	ctx  context.Context
+	db   kb
+	busy chan batchOutcome // the outcome of the batch committing; nil when none is
+}
+
+// preparedBatch is a batch ready for batchWriter.commit.
+type preparedBatch struct {
+	p        *medkb.Prepared // on a store this process opened
+	docs     []medkb.Doc     // through a server
+	progress medkb.Progress
+}
+
+type batchOutcome struct {
+	out *medkb.IngestResult
+	err error
+}
+
+// prepare readies docs for commit, telling progress how many are done:
+// as they are prepared on a store this process opened, when the batch
+// is committed through a server. Nothing is written.
+func (w *batchWriter) prepare(docs []medkb.Doc, progress medkb.Progress) (*preparedBatch, error) {
+	db, ok := w.db.(*medkb.DB)
+	if !ok {
+		return &preparedBatch{docs: docs, progress: progress}, nil
 	}
-	out, err := r.db.Ingest(ctx, docs)
-	if err == nil {
-		progress(out.Docs, len(docs))
+	p, err := db.Prepare(w.ctx, docs, progress)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	return &preparedBatch{p: p}, nil
+}
+
+// commit starts committing b, which must follow wait: one batch
+// commits at a time, in order. wait returns its outcome.
+func (w *batchWriter) commit(b *preparedBatch) {
+	w.busy = make(chan batchOutcome, 1)
+	if b.p != nil {
+		go func(done chan<- batchOutcome) {
+			out, err := w.db.(*medkb.DB).Commit(w.ctx, b.p)
+			done <- batchOutcome{out, err}
+		}(w.busy)
+		return
+	}
+	out, err := w.db.Ingest(w.ctx, b.docs)
+	if err == nil && b.progress != nil {
+		b.progress(out.Docs, len(b.docs))
+	}
+	w.busy <- batchOutcome{out, err}
+}
+
+// wait returns the outcome of the batch committing, (nil, nil) when
+// none is.
+func (w *batchWriter) wait() (*medkb.IngestResult, error) {
+	if w.busy == nil {
+		return nil, nil
+	}
+	o := <-w.busy
+	w.busy = nil
+	return o.out, o.err
 }
 
 // hetionetIDs reads the stored entities' Hetionet ids, which a Hetionet
