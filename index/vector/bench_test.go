@@ -162,6 +162,29 @@ func BenchmarkSearchInt8100kx384(b *testing.B) {
 	}
 }
 
+// BenchmarkScanF32Int8100kx384 is exact top-10 by ScanF32 on an int8
+// index, which streams the float32 vectors from its Source (here a slice,
+// so the reading costs only memory bandwidth, not the store's decoding)
+// on the calling goroutine; GB/s counts the float bytes read.
+func BenchmarkScanF32Int8100kx384(b *testing.B) {
+	const n, dim = 100_000, 384
+	rng := rand.New(rand.NewPCG(1, 2))
+	vecs := randomUnit(rng, n, dim)
+	ix := NewInt8(dim, &sliceSource{dim: dim, vecs: vecs})
+	if err := ix.Load(randomSlots(n), vecs); err != nil {
+		b.Fatal(err)
+	}
+	q := randomUnit(rng, 1, dim)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ix.SearchWith(q, 10, nil, ScanF32); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perOp := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(n*dim*4)/perOp/1e9, "GB/s")
+}
+
 // BenchmarkInt8KernelInCache scores one block of codes that stays in
 // cache: the int8 kernels' arithmetic speed.
 func BenchmarkInt8KernelInCache(b *testing.B) {

@@ -43,6 +43,10 @@
 //
 // Results are ordered by score, best first, ties broken by the smaller
 // ordinal, so a search is deterministic whatever the number of workers.
+// Every kernel gives a row the same float32 score, bit for bit, alone or
+// at any place in a block (TestF32KernelRowAlone; the AVX2 kernel's
+// one-row tail adds its lanes in the four-row path's order), so scores
+// do not depend on where blocks and chunks fall either.
 //
 // The SIMD kernels have a pure-Go twin (scoreGo); tests check that all
 // give the same top-k on random data across sizes, dimensions and filters.
@@ -95,7 +99,24 @@
 //     keeps the codes in step with appends (the float32 slab stays: scan
 //     may then be chosen per query). An index made by NewInt8 keeps only
 //     codes and reads the float32 vectors back from a Source (the store's
-//     file) to rescore and for Vector; ScanF32 on it is ErrNoSlab.
+//     file) to rescore, for Vector, and for ScanF32.
+//   - ScanF32 on an index made by NewInt8 is still an exact scan of every
+//     slot, from the vectors on disk (searchStream): it asks the Source
+//     for the alive slots that pass Match (tested in that order, as the
+//     in-memory scan does, but for every alive slot, since only they are
+//     read), 4096 ordinals a call in ascending order, scores each row with
+//     the f32 scan's kernel and keeps the same bounded top-k, so its hits,
+//     scores included, are bit for bit those of an index made by New over
+//     the same vectors (TestScanF32OnInt8). It costs no memory beyond a
+//     block's ordinals and scores, but a read of every vector per query,
+//     on the calling goroutine, holding the read lock (writers wait for
+//     it): from a slice about as long as the in-memory scan on one core
+//     (BenchmarkScanF32Int8100kx384, 18-31 ms under load against 15-23
+//     ms), from the store's file, one pread a vector, some 2 us a vector
+//     with the file in the page cache (0.2 s a query at 100k vectors, 2 s
+//     at 1M) and more from disk. It is the exact mode for checking int8
+//     results or for a rare query, not for serving; a Source error fails
+//     the search.
 //
 // # Concurrency
 //

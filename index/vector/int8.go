@@ -1,7 +1,6 @@
 package vector
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -33,13 +32,10 @@ func (s Scan) String() string {
 	return "default"
 }
 
-// ErrNoSlab is returned by SearchWith when ScanF32 is asked of an index
-// made by NewInt8, which keeps no float32 slab in memory.
-var ErrNoSlab = errors.New("medkb: scan=f32 needs the float32 vectors in memory, and this index keeps only int8 codes")
-
 // Source gives an int8 index (NewInt8) the exact vectors to rescore
-// with. Vectors calls fn for each ordinal of ords, which is sorted
-// ascending, with its stored vector; v is valid only during the call.
+// with, and to scan for ScanF32. Vectors calls fn for each ordinal of
+// ords, which is sorted ascending, with its stored vector; v is valid
+// only during the call.
 type Source interface {
 	Vectors(ords []uint64, fn func(i int, v []float32)) error
 }
@@ -227,4 +223,54 @@ func sortHits(hits []Hit) {
 		}
 		return 0
 	})
+}
+
+// streamBlock is how many ordinals searchStream asks of the Source at a
+// time: few enough that a block's ordinals and scores stay small (48
+// KiB), many enough that a call's own cost (the store opens a read
+// transaction for each) is nothing beside its 4096 vector reads.
+const streamBlock = 4096
+
+// searchStream is SearchWith for ScanF32 on an index made by NewInt8,
+// called with the read lock held: an exact scan of every slot, reading
+// the float32 vectors back from the Source, streamBlock ordinals at a
+// time, ascending. Only alive slots that match are read, tested in the
+// order scan tests them (Alive, then Match). Each row is scored by the
+// f32 scan's kernel, which scores a row the same bits alone as in a
+// block (TestF32KernelRowAlone), and kept in the same bounded top-k, so
+// the hits are those of an f32 index over the same vectors, score for
+// score. It runs on the calling goroutine: it is bound by reading the
+// vectors, not by scoring them.
+func (ix *Index) searchStream(q []float32, k int, match Match) ([]Hit, error) {
+	dim, n := ix.dim, len(ix.slots)
+	top := topK{k: k, heap: make([]Hit, 0, min(k, ix.live))} // non-nil, as fanOut's
+	ords := make([]uint64, 0, min(streamBlock, n))
+	scores := make([]float32, min(streamBlock, n))
+	for lo := 0; lo < n; {
+		ords = ords[:0]
+		for ; lo < n && len(ords) < streamBlock; lo++ {
+			if slot := &ix.slots[lo]; slot.Alive && (match == nil || match(slot)) {
+				ords = append(ords, uint64(lo))
+			}
+		}
+		if len(ords) == 0 {
+			continue
+		}
+		seen := 0
+		err := ix.source.Vectors(ords, func(i int, v []float32) {
+			ix.kernel(scores[i:i+1], v[:dim], q)
+			seen++
+		})
+		if err == nil && seen != len(ords) {
+			err = fmt.Errorf("medkb: the vector source gave %d of %d vectors to scan", seen, len(ords))
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, ord := range ords {
+			top.push(Hit{Ord: ord, Score: scores[i]})
+		}
+	}
+	sortHits(top.heap)
+	return top.heap, nil
 }

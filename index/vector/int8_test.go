@@ -226,8 +226,16 @@ func TestInt8IndexSlab(t *testing.T) {
 	if hits := ix.Search(q, 3, nil); len(hits) != 3 || hits[0].Ord != 42 {
 		t.Errorf("own vector is not the best hit: %v", hits)
 	}
-	if _, err := ix.SearchWith(q, 3, nil, ScanF32); !errors.Is(err, ErrNoSlab) {
-		t.Errorf("scan=f32 on an int8 index: err = %v", err)
+	// ScanF32 reads every vector back from the Source and scores it as
+	// an f32 index over the same vectors does (TestScanF32OnInt8).
+	f32 := New(dim)
+	if err := f32.Load(slotsFrom(0, 600), slices.Clone(all)); err != nil {
+		t.Fatal(err)
+	}
+	src.reads = 0
+	got, err := ix.SearchWith(q, 3, nil, ScanF32)
+	if want, _ := f32.SearchWith(q, 3, nil, ScanF32); err != nil || !sameBits(got, want) || src.reads != 600 {
+		t.Errorf("scan=f32 on an int8 index: %v, err %v, %d vectors read; the f32 index gives %v", got, err, src.reads, want)
 	}
 	src.reads = 0
 	ix.Search(q, 10, nil)
@@ -236,8 +244,10 @@ func TestInt8IndexSlab(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	src.err = boom
-	if _, err := ix.SearchWith(q, 3, nil, ScanInt8); !errors.Is(err, boom) {
-		t.Errorf("failing source: err = %v", err)
+	for _, scan := range []Scan{ScanInt8, ScanF32} {
+		if _, err := ix.SearchWith(q, 3, nil, scan); !errors.Is(err, boom) {
+			t.Errorf("failing source, scan=%v: err = %v", scan, err)
+		}
 	}
 	if ix.Search(q, 3, nil) != nil || ix.Vector(1) != nil {
 		t.Error("failing source: Search or Vector returned something")

@@ -79,11 +79,15 @@ oneLoop:
 	CMPQ        AX, BX
 	JLT         oneLoop
 
+	// The four-row path's order of additions, so that a row scores the
+	// same bits whichever path takes it: lanes paired within each half,
+	// the pairs summed, then the halves ((a0+a1)+(a2+a3)) +
+	// ((a4+a5)+(a6+a7)) (TestF32KernelRowAlone).
 	VADDPS       Y1, Y0, Y0
+	VHADDPS      Y0, Y0, Y0
+	VHADDPS      Y0, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS       X1, X0, X0
-	VHADDPS      X0, X0, X0
-	VHADDPS      X0, X0, X0
 	MOVSS        X0, (DI)
 	ADDQ         $4, DI
 	ADDQ         BX, SI

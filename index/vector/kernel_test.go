@@ -37,3 +37,42 @@ func TestF32KernelsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestF32KernelRowAlone checks that every f32 kernel gives a row the
+// same float32 score, bit for bit, whatever the block it is scored in:
+// alone, or at any place in a block of any length. The f32 scan's
+// scores then do not depend on how the slab was cut into blocks and
+// chunks (so not on the number of workers), and the int8 index's
+// streamed f32 scan, which scores rows it reads one at a time, gives
+// the f32 index's scores exactly.
+func TestF32KernelRowAlone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 61))
+	ks := map[string]kernel{"go": scoreGo, "vek": scoreSIMD}
+	if f32Rows16 != nil {
+		ks[f32Rows16Name] = f32Rows16
+	}
+	for _, dim := range []int{5, 16, 48, 100, 384, 400} {
+		m := randomUnit(rng, 300, dim)
+		q := randomUnit(rng, 1, dim)
+		for name, k := range ks {
+			if name == f32Rows16Name && dim%16 != 0 {
+				continue
+			}
+			alone := make([]float32, 300)
+			for i := range alone {
+				k(alone[i:i+1], m[i*dim:(i+1)*dim], q)
+			}
+			for _, rows := range []int{2, 3, 4, 5, 7, 8, 9, 170, 257} {
+				for _, first := range []int{0, 1, 2, 3, 43} {
+					got := make([]float32, rows)
+					k(got, m[first*dim:(first+rows)*dim], q)
+					for i, s := range got {
+						if math.Float32bits(s) != math.Float32bits(alone[first+i]) {
+							t.Fatalf("%s dim=%d: row %d at %d of a block of %d scores %v, alone %v", name, dim, first+i, i, rows, s, alone[first+i])
+						}
+					}
+				}
+			}
+		}
+	}
+}

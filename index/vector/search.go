@@ -47,20 +47,19 @@ func (ix *Index) Search(q []float32, k int, match Match) []Hit {
 // SearchWith returns the k alive slots with the highest dot product with
 // q that match, best first, ties broken by the smaller ordinal. It
 // returns fewer than k hits when fewer slots qualify, and nil when k <=
-// 0. ScanF32 is exact; ScanInt8 ranks by int8 codes and returns the best
-// k of the RescoreDepth(k) best candidates, with exact scores (an index
-// made by New quantises its slab at the first such search). The error is
-// ErrNoSlab, for ScanF32 on an int8 index, or the Source's. It panics if
-// len(q) != Dim().
+// 0. ScanF32 is exact; on an index made by NewInt8 it reads every alive
+// slot's vector that matches back from the Source, on the calling
+// goroutine, and gives the same hits, scores included, as an index made
+// by New over the same vectors. ScanInt8 ranks by int8 codes and returns
+// the best k of the RescoreDepth(k) best candidates, with exact scores
+// (an index made by New quantises its slab at the first such search).
+// The error is the Source's. It panics if len(q) != Dim().
 func (ix *Index) SearchWith(q []float32, k int, match Match, scan Scan) ([]Hit, error) {
 	if len(q) != ix.dim {
 		panic(fmt.Sprintf("vector: query of dimension %d for an index of dimension %d", len(q), ix.dim))
 	}
 	if scan == ScanDefault {
 		scan = ix.DefaultScan()
-	}
-	if scan == ScanF32 && ix.source != nil {
-		return nil, ErrNoSlab
 	}
 	if k <= 0 {
 		return nil, nil
@@ -73,8 +72,11 @@ func (ix *Index) SearchWith(q []float32, k int, match Match, scan Scan) ([]Hit, 
 	if ix.live == 0 {
 		return nil, nil
 	}
-	if scan == ScanInt8 {
+	switch {
+	case scan == ScanInt8:
 		return ix.searchInt8(q, k, match)
+	case ix.source != nil:
+		return ix.searchStream(q, k, match)
 	}
 	return ix.fanOut(4*ix.dim, k, func(s *scratch, lo, hi int) { ix.scan(s, q, lo, hi, match) }), nil
 }
