@@ -173,8 +173,10 @@ func (db *DB) attach(g *generation) error {
 }
 
 // quantize reports whether the vector slab is to be held as int8 codes
-// (Options.Quantize, else the store's record), recording a read-write
-// DB's explicit choice in the store.
+// (Options.Quantize, else the store's record, else int8 for a new
+// store), recording a read-write DB's choice in the store. A store that
+// recorded nothing and holds writes predates the int8 default: it keeps
+// float32.
 func (db *DB) quantize(st *store.Store, m store.Meta) (bool, error) {
 	want := m.Quantize
 	switch db.opts.Quantize {
@@ -182,6 +184,10 @@ func (db *DB) quantize(st *store.Store, m store.Meta) (bool, error) {
 		want = store.QuantizeInt8
 	case QuantizeF32:
 		want = store.QuantizeNone
+	case "":
+		if m.Seq == 0 {
+			want = store.QuantizeInt8
+		}
 	}
 	if !db.opts.ReadOnly && want != m.Quantize {
 		if err := st.SetQuantize(want); err != nil {
