@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -155,6 +156,44 @@ func TestASCIITokenizerTexts(t *testing.T) {
 	checkTokens(t, fast, slow, data)
 	for line := range bytes.Lines(data) {
 		checkTokens(t, fast, slow, line)
+	}
+}
+
+// TestTextAnalyzerUsesASCIITokenizer checks that the mapping's text
+// analyzer runs asciiTokenizer, and that it analyses testdata and NFCorpus
+// exactly as the same analyzer on bleve's unicode tokenizer does.
+func TestTextAnalyzerUsesASCIITokenizer(t *testing.T) {
+	m, err := newMapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, ok := m.AnalyzerNamed(textAnalyzer).(*analysis.DefaultAnalyzer)
+	if !ok {
+		t.Fatalf("text analyzer is %T", m.AnalyzerNamed(textAnalyzer))
+	}
+	if _, ok := text.Tokenizer.(*asciiTokenizer); !ok {
+		t.Fatalf("text analyzer tokenizes with %T", text.Tokenizer)
+	}
+	old := &analysis.DefaultAnalyzer{CharFilters: text.CharFilters, Tokenizer: unicode.NewUnicodeTokenizer(), TokenFilters: text.TokenFilters}
+
+	texts := []string{"Patients' fevers were treated; the fever fell at 10:30, 38.5 C.", "患者发热三天，体温 39.5℃"}
+	for _, path := range []string{filepath.Join("..", "..", "testdata", "corpus", "docs.jsonl"), nfcorpusDocs()} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		texts = append(texts, strings.Split(string(data), "\n")...)
+	}
+	for _, s := range texts {
+		got, want := text.Analyze([]byte(s)), old.Analyze([]byte(s))
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d terms, want %d", s, len(got), len(want))
+		}
+		for i := range want {
+			if g, w := got[i], want[i]; !bytes.Equal(g.Term, w.Term) || g.Position != w.Position || g.Start != w.Start || g.End != w.End || g.Type != w.Type {
+				t.Fatalf("%q: term %d is %s, want %s", s, i, g, w)
+			}
+		}
 	}
 }
 
