@@ -71,14 +71,19 @@ var asciiClass = func() (c [256]uint8) {
 }()
 
 // Tokenize returns the words of input: maximal runs of letters, digits
-// and '_' in which a joining punctuation mark may stand alone between two
-// letters or two digits that it joins ("e.g", "o'clock", "3.5", "1,000",
-// "10:30" is two words since ':' joins letters only). A word is Numeric
-// when it holds a digit and no letter, AlphaNumeric otherwise (letters,
-// or only '_'). Positions count words from 1; terms share input's memory.
+// and _ in which a joining punctuation mark may stand alone between two
+// letters or two digits that it joins ("e.g", "o'clock", "3.5", "1,000";
+// "10:30" is two words, the colon joining letters only). A word is
+// Numeric when it holds a digit and no letter, AlphaNumeric otherwise
+// (letters, or only _). Positions count words from 1; terms share
+// input's memory.
 func (t *asciiTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	// Most words and the space after them take five to seven bytes.
-	toks := make([]analysis.Token, 0, len(input)/6+1)
+	// A first pass checks that input is ASCII and counts its words, so
+	// that the tokens take two allocations of the exact size (a token
+	// holds about 7 bytes of NFCorpus text but takes 72 bytes), and
+	// non-ASCII input goes to the general tokenizer having allocated
+	// nothing.
+	n := 0
 	for i := 0; i < len(input); {
 		c := asciiClass[input[i]]
 		if c&bWord == 0 {
@@ -88,42 +93,54 @@ func (t *asciiTokenizer) Tokenize(input []byte) analysis.TokenStream {
 			i++ // punctuation, space, control: no word starts here
 			continue
 		}
-		start, seen := i, c
-		for i++; i < len(input); {
-			c = asciiClass[input[i]]
-			if c&bWord != 0 {
-				seen |= c
-				i++
-				continue
-			}
-			// A joiner holds only between a letter and a letter or a
-			// digit and a digit, directly on both sides; the character
-			// before it is in the word, never another joiner, since a
-			// joiner is taken together with the character after it.
-			if c&(bJoinsL|bJoinsD) != 0 && i+1 < len(input) {
-				before, after := asciiClass[input[i-1]], asciiClass[input[i+1]]
-				if before == after && (before == bLetter && c&bJoinsL != 0 || before == bDigit && c&bJoinsD != 0) {
-					i += 2
-					continue
-				}
-			}
-			break
+		i, _ = wordEnd(input, i)
+		n++
+	}
+	toks := make([]analysis.Token, n)
+	stream := make(analysis.TokenStream, n)
+	k := 0
+	for i := 0; k < n; {
+		if asciiClass[input[i]]&bWord == 0 {
+			i++
+			continue
 		}
+		start := i
+		end, seen := wordEnd(input, i)
 		typ := analysis.AlphaNumeric
 		if seen&(bLetter|bDigit) == bDigit {
 			typ = analysis.Numeric
 		}
-		toks = append(toks, analysis.Token{
-			Term:     input[start:i],
-			Start:    start,
-			End:      i,
-			Position: len(toks) + 1,
-			Type:     typ,
-		})
-	}
-	stream := make(analysis.TokenStream, len(toks))
-	for k := range toks {
+		toks[k] = analysis.Token{Term: input[start:end], Start: start, End: end, Position: k + 1, Type: typ}
 		stream[k] = &toks[k]
+		k++
+		i = end
 	}
 	return stream
+}
+
+// wordEnd returns the end of the word that starts at input[i], a letter,
+// digit or _, and the classes of the characters in it.
+func wordEnd(input []byte, i int) (end int, seen uint8) {
+	seen = asciiClass[input[i]]
+	for i++; i < len(input); {
+		c := asciiClass[input[i]]
+		if c&bWord != 0 {
+			seen |= c
+			i++
+			continue
+		}
+		// A joiner holds only between a letter and a letter or a digit
+		// and a digit, directly on both sides; the character before it
+		// is in the word, never another joiner, since a joiner is taken
+		// together with the character after it.
+		if c&(bJoinsL|bJoinsD) != 0 && i+1 < len(input) {
+			before, after := asciiClass[input[i-1]], asciiClass[input[i+1]]
+			if before == after && (before == bLetter && c&bJoinsL != 0 || before == bDigit && c&bJoinsD != 0) {
+				i += 2
+				continue
+			}
+		}
+		break
+	}
+	return i, seen
 }

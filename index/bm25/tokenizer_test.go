@@ -247,7 +247,53 @@ func FuzzASCIITokenizer(f *testing.F) {
 // them, the repository's English corpus) with bleve's unicode tokenizer
 // and with asciiTokenizer.
 func BenchmarkTokenizer(b *testing.B) {
-	var texts [][]byte
+	texts, size := benchTexts(b)
+	for _, tc := range []struct {
+		name string
+		tok  analysis.Tokenizer
+	}{{"unicode", unicode.NewUnicodeTokenizer()}, {"ascii", newASCIITokenizer()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, t := range texts {
+					tc.tok.Tokenize(t)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTextAnalyzer runs the whole text analyzer as Apply does
+// (memoAnalyzer) on the texts of BenchmarkTokenizer, with either
+// tokenizer: the share of analysis the tokenizer saves.
+func BenchmarkTextAnalyzer(b *testing.B) {
+	texts, size := benchTexts(b)
+	m, err := newMapping()
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := m.AnalyzerNamed(textAnalyzer).(*analysis.DefaultAnalyzer)
+	for _, tc := range []struct {
+		name string
+		tok  analysis.Tokenizer
+	}{{"unicode", unicode.NewUnicodeTokenizer()}, {"ascii", newASCIITokenizer()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			an := memoAnalyzer(&analysis.DefaultAnalyzer{Tokenizer: tc.tok, TokenFilters: text.TokenFilters})
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, t := range texts {
+					an.Analyze(t)
+				}
+			}
+		})
+	}
+}
+
+// benchTexts returns the texts of NFCorpus's test documents or, without
+// them, of the repository's corpus, and their total size.
+func benchTexts(b *testing.B) (texts [][]byte, size int64) {
 	if data, err := os.ReadFile(nfcorpusDocs()); err == nil {
 		for line := range bytes.Lines(data) {
 			if _, text, ok := bytes.Cut(line, []byte("\t")); ok {
@@ -266,22 +312,8 @@ func BenchmarkTokenizer(b *testing.B) {
 			}
 		}
 	}
-	var size int64
 	for _, t := range texts {
 		size += int64(len(t))
 	}
-	for _, tc := range []struct {
-		name string
-		tok  analysis.Tokenizer
-	}{{"unicode", unicode.NewUnicodeTokenizer()}, {"ascii", newASCIITokenizer()}} {
-		b.Run(tc.name, func(b *testing.B) {
-			b.SetBytes(size)
-			b.ReportAllocs()
-			for b.Loop() {
-				for _, t := range texts {
-					tc.tok.Tokenize(t)
-				}
-			}
-		})
-	}
+	return texts, size
 }
