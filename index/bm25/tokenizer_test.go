@@ -109,7 +109,8 @@ func TestASCIITokenizerRandom(t *testing.T) {
 
 // TestASCIITokenizerTexts compares whole texts: every file of the
 // repository's testdata (English and Chinese), each of its lines and each
-// JSON string in them, and NFCorpus's test documents when present.
+// JSON string in them, and, without -short, NFCorpus's test documents
+// (the file and each document) when present.
 func TestASCIITokenizerTexts(t *testing.T) {
 	fast, slow := newASCIITokenizer(), unicode.NewUnicodeTokenizer()
 	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*", "*"))
@@ -145,11 +146,10 @@ func TestASCIITokenizerTexts(t *testing.T) {
 		t.Error("no ASCII text in testdata: the fast path went untested")
 	}
 
-	root := os.Getenv("MEDKB_DATA")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "data")
+	if testing.Short() {
+		t.Skip("NFCorpus takes seconds under -race")
 	}
-	data, err := os.ReadFile(filepath.Join(root, "nfcorpus", "test.docs"))
+	data, err := os.ReadFile(nfcorpusDocs())
 	if err != nil {
 		t.Skipf("NFCorpus absent: %v", err)
 	}
@@ -160,8 +160,9 @@ func TestASCIITokenizerTexts(t *testing.T) {
 }
 
 // TestTextAnalyzerUsesASCIITokenizer checks that the mapping's text
-// analyzer runs asciiTokenizer, and that it analyses testdata and NFCorpus
-// exactly as the same analyzer on bleve's unicode tokenizer does.
+// analyzer runs asciiTokenizer, and that it analyses testdata (and,
+// without -short, NFCorpus) exactly as the same analyzer on bleve's
+// unicode tokenizer does.
 func TestTextAnalyzerUsesASCIITokenizer(t *testing.T) {
 	m, err := newMapping()
 	if err != nil {
@@ -177,7 +178,11 @@ func TestTextAnalyzerUsesASCIITokenizer(t *testing.T) {
 	old := &analysis.DefaultAnalyzer{CharFilters: text.CharFilters, Tokenizer: unicode.NewUnicodeTokenizer(), TokenFilters: text.TokenFilters}
 
 	texts := []string{"Patients' fevers were treated; the fever fell at 10:30, 38.5 C.", "患者发热三天，体温 39.5℃"}
-	for _, path := range []string{filepath.Join("..", "..", "testdata", "corpus", "docs.jsonl"), nfcorpusDocs()} {
+	paths := []string{filepath.Join("..", "..", "testdata", "corpus", "docs.jsonl")}
+	if !testing.Short() {
+		paths = append(paths, nfcorpusDocs()) // when present; seconds under -race
+	}
+	for _, path := range paths {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			continue
