@@ -34,15 +34,17 @@
 // the same on NFCorpus (nDCG@10 0.3254 against 0.3255). Queries go through
 // the same analyzer and their terms are OR-ed.
 //
-// The word segmentation is bleve's unicode tokenizer (UAX#29), but it is
-// reached through asciiTokenizer: that segmenter is a general Unicode
+// The word segmentation is bleve's unicode tokenizer (UAX#29), which the
+// mapping names; the analyzers that index a batch (memoAnalyzer, below)
+// reach it through asciiTokenizer. That segmenter is a general Unicode
 // state machine and was the largest single cost of analysis at ingest
 // (about 9% of ingest CPU), while most medical text is pure ASCII, where
 // the word rules come down to a few byte classes (letters, digits, _,
 // and . ' : , ; joining two letters or two digits). asciiTokenizer
 // applies those rules to ASCII input and hands any input with another
 // byte to the unicode tokenizer, so the tokens are identical: the same
-// terms, offsets, positions and types. Tests hold it to bleve's
+// terms, offsets, positions and types, so an index needs no new schema.
+// Tests hold it to bleve's
 // tokenizer field for field on every string of up to five characters
 // drawn from one character of each class, on random strings heavy in
 // joiners, quotes, line breaks and control characters, on the
@@ -239,9 +241,6 @@
 //   - Changing the mapping, the analyzer or the id encoding needs a new
 //     schemaVersion: older indexes then fail to open with ErrIncompatible
 //     and must be rebuilt.
-//     An index analyses with the mapping saved in it, so even a change
-//     that keeps every token (schema 2's tokenizer) needs one for older
-//     indexes to pick it up.
 //   - When bleve panics inside Open, the half-opened root.bolt keeps its
 //     file lock until the process exits: a second Open of that directory in
 //     the same process waits and fails with store.ErrLocked. Rebuild works beside

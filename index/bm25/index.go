@@ -136,11 +136,8 @@ func (ix *Index) init() error {
 const (
 	// schemaKey holds schemaVersion; bump it whenever the mapping, the
 	// analyzer or the id encoding changes, so old indexes are rebuilt.
-	schemaKey = "medkb.bm25.schema"
-	// 2: the text analyzer tokenizes with asciiTokenizer. Its tokens are
-	// those of 1's unicode tokenizer, but an open index analyses with the
-	// mapping saved in it, so only a rebuilt index gets the faster one.
-	schemaVersion = "2"
+	schemaKey     = "medkb.bm25.schema"
+	schemaVersion = "1"
 	// seqKey holds the store sequence the content reflects (8 bytes, big
 	// endian), written in the same batch as that content.
 	seqKey = "medkb.bm25.seq"

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
@@ -64,7 +65,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 
 	err := im.AddCustomAnalyzer(textAnalyzer, map[string]interface{}{
 		"type":      custom.Name,
-		"tokenizer": asciiTokenizerName, // unicode's tokens, faster on ASCII
+		"tokenizer": unicode.Name,
 		"token_filters": []interface{}{
 			cjk.WidthName,     // full-width Latin to ASCII, half-width kana to full
 			lowercase.Name,    // case-fold

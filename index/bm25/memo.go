@@ -7,14 +7,17 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 )
 
 // memoAnalyzer returns a copy of the text analyzer a for one goroutine,
 // with the same tokens and less work: its porter stemmer remembers the
 // stem of each term (a stem is a function of the term alone, and the
 // words of a batch repeat), and its CJK width filter passes ASCII terms
-// by, which it would rewrite unchanged. An analyzer of another shape is
-// returned as it is.
+// by, which it would rewrite unchanged; its unicode tokenizer becomes
+// asciiTokenizer, which gives the same tokens without the general
+// segmenter on ASCII text. An analyzer of another shape is returned as
+// it is.
 func memoAnalyzer(a analysis.Analyzer) analysis.Analyzer {
 	d, ok := a.(*analysis.DefaultAnalyzer)
 	if !ok {
@@ -30,7 +33,11 @@ func memoAnalyzer(a analysis.Analyzer) analysis.Analyzer {
 		}
 		filters[i] = f
 	}
-	return &analysis.DefaultAnalyzer{CharFilters: d.CharFilters, Tokenizer: d.Tokenizer, TokenFilters: filters}
+	tok := d.Tokenizer
+	if _, ok := tok.(*unicode.UnicodeTokenizer); ok {
+		tok = newASCIITokenizer()
+	}
+	return &analysis.DefaultAnalyzer{CharFilters: d.CharFilters, Tokenizer: tok, TokenFilters: filters}
 }
 
 // asciiSkip applies inner, a filter that leaves ASCII terms as they are,

@@ -3,21 +3,7 @@ package bm25
 import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
-	"github.com/blevesearch/bleve/v2/registry"
 )
-
-// asciiTokenizerName names asciiTokenizer in bleve's registry, and so in
-// the mapping saved with each index.
-const asciiTokenizerName = "medkb_unicode_ascii"
-
-func init() {
-	err := registry.RegisterTokenizer(asciiTokenizerName, func(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
-		return newASCIITokenizer(), nil
-	})
-	if err != nil {
-		panic(err)
-	}
-}
 
 // asciiTokenizer gives the tokens of bleve's unicode tokenizer (UAX#29
 // word segmentation, words and numbers kept, everything else dropped)
@@ -72,7 +58,7 @@ var asciiClass = func() (c [256]uint8) {
 
 // Tokenize returns the words of input: maximal runs of letters, digits
 // and _ in which a joining punctuation mark may stand alone between two
-// letters or two digits that it joins ("e.g", "o'clock", "3.5", "1,000";
+// letters or two digits that it joins ("a.b", "o'clock", "3.5", "1,000";
 // "10:30" is two words, the colon joining letters only). A word is
 // Numeric when it holds a digit and no letter, AlphaNumeric otherwise
 // (letters, or only _). Positions count words from 1; terms share
