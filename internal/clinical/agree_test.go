@@ -296,7 +296,9 @@ func randomTexts(n int) []string {
 		（胃窦） （阑尾） (左乳) 黏膜慢性炎 急性化脓性阑尾炎 Findings: Impression: 所见： 结论：
 		3天前 2 days ago for 4 days 10余年 加重1周 胸痛2小时 Fever 45岁 45-year-old 服 用 注射 后 出现 荨麻疹
 		ref reference range normal range N: 参考值 参考范围 正常值 H L HH LL ↑ ↓ * Dr. Smith signed by
-		报告医师：王明 WBC Hb pH INR 等位基因比 mm Hg mmHg ℃ 次/分 征 阳性 征（+）`)...)
+		报告医师：王明 WBC Hb pH INR 等位基因比 mm Hg mmHg ℃ 次/分 征 阳性 征（+）
+		no-known drug-allergies allergieſ poſitive Known ſ K nkda anaphylaxis anaphylactoid
+		specimen: Findings: Technique: comparison： 诊断意见： conclusion: 1+ +/- ++ ± −`)...)
 	nums := []string{"0", "1", "2.3", "12.5", "125/85", "0.04", "< 0.04", "≥5", ">600", "3.5-5.1", "130-175",
 		"8 × 6", "3.2×2.1×1.5", "4～5", "200–430", "10^9/L", "×10^9/L", "7.31", "1,200", "13%–15%", "24", "180/110"}
 	seps := []string{" ", " ", " ", "", "-", ", ", ". ", "; ", ": ", "：", "\n", "（", "）", "(", ")", "，", "。",
