@@ -47,3 +47,41 @@ func TestGatesNecessary(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingNeedsNecessary checks that every match of a finding pattern
+// with needs holds one of them, on the texts of the agreement test and
+// the windows find runs the pattern on.
+func TestFindingNeedsNecessary(t *testing.T) {
+	var texts []string
+	for _, src := range agreeSources(t) {
+		texts = append(texts, src.texts...)
+	}
+	for i := range findings {
+		f := &findings[i]
+		if f.needs == nil {
+			continue
+		}
+		for _, s := range texts {
+			lower := asciiLower(s)
+			hays := []string{s}
+			for _, trig := range f.triggers {
+				for from := 0; ; {
+					j := strings.Index(lower[from:], trig)
+					if j < 0 {
+						break
+					}
+					at := from + j
+					from = at + len(trig)
+					hays = append(hays, s[windowStart(s, at-findBehind, at):windowEnd(s, from+findAhead)])
+				}
+			}
+			for _, h := range hays {
+				for _, m := range f.re.FindAllString(h, -1) {
+					if !foldsToASCII(m) && !containsAny(asciiLower(m), f.needs) {
+						t.Fatalf("finding %s matches %q, which holds none of %q", f.re, m, f.needs)
+					}
+				}
+			}
+		}
+	}
+}
