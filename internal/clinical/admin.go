@@ -222,7 +222,7 @@ func mayName(s string) bool {
 // words or more of the vocabulary, or one of its Chinese phrases, then a
 // colon, with content after it. Nothing else may come before the colon.
 func genericHeading(s string) int {
-	colon := strings.IndexAny(s, ":：")
+	colon := indexColon(s)
 	if colon < 0 {
 		return 0
 	}
@@ -260,6 +260,25 @@ func genericHeading(s string) int {
 	}
 	return end
 }
+
+// indexColon is strings.IndexAny(s, ":：") without decoding runes: the
+// first ':' or '：' of s, or -1.
+func indexColon(s string) int {
+	i := strings.IndexByte(s, ':')
+	if i < 0 {
+		i = len(s)
+	}
+	if j := strings.Index(s[:i], "："); j >= 0 {
+		return j
+	}
+	if i == len(s) {
+		return -1
+	}
+	return i
+}
+
+// hasColon reports whether s holds ':' or '：'.
+func hasColon(s string) bool { return indexColon(s) >= 0 }
 
 func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 

@@ -20,10 +20,28 @@ ago while I was carrying the groceries up the stairs. It feels like somebody is 
 me, and it goes up into my jaw and down my left arm. I broke out in a cold sweat and felt
 sick to my stomach.`
 
+// An abstract as the NFCorpus documents give it: lower case, without
+// punctuation, long, with "positive" and "negative" in it.
+const benchAbstract = `randomized controlled trial effect dietary intervention serum cholesterol breast cancer
+risk abstract background evidence suggests diet influences hormone receptor positive breast cancer methods
+women aged num years randomized low fat diet control group plasma estradiol measured baseline num months
+serum cholesterol decreased num mg dl intervention group results estrogen receptor negative tumors were
+positive association red meat intake risk ratio num confidence interval num num hormone receptor negative
+cases showed no association subjects who were positive for antibodies had higher levels patients were
+seronegative women with positive family history excluded test results were negative in most participants
+conclusion low fat diet reduced serum cholesterol and was associated with lower risk of estrogen receptor
+positive breast cancer among postmenopausal women further trials are needed to confirm these findings`
+
+const benchChinese = `血常规：白细胞12.5×10^9/L（3.5-9.5）↑，中性粒细胞百分比85%（40-75）↑，血红蛋白118g/L（130-175）↓。
+尿常规：尿蛋白（+），隐血（-）。胸部CT示右下肺实变，未见胸腔积液。对青霉素过敏，否认其他药物过敏史。
+报告医师：王明`
+
 func BenchmarkClassify(b *testing.B) {
 	for _, bc := range []struct{ name, text string }{
 		{"lab-report", benchReport},
 		{"complaint-fallthrough", benchComplaint},
+		{"abstract", benchAbstract},
+		{"chinese", benchChinese},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
@@ -37,6 +55,24 @@ func BenchmarkKeys(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Keys(benchReport)
+	}
+}
+
+// BenchmarkKeysStateB is what ingest asks of a T1 or T2 chunk.
+func BenchmarkKeysStateB(b *testing.B) {
+	count := func(s string) int { return len(s) / 4 }
+	for _, bc := range []struct{ name, text string }{
+		{"lab-report", benchReport},
+		{"complaint", benchComplaint},
+		{"abstract", benchAbstract},
+		{"chinese", benchChinese},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				KeysStateB(bc.text, true, count(bc.text), count)
+			}
+		})
 	}
 }
 

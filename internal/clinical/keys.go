@@ -12,10 +12,14 @@ import (
 // finding is a finding or allergy pattern with the lower-case literals
 // (triggers) one of which every match holds. With object set, the words
 // after the match belong to the key (see withObject). With reject set, a
-// match s[start:end] for which it reports true is no key.
+// match s[start:end] for which it reports true is no key. needs, when
+// set, are lower-case literals one of which every match holds too, rarer
+// than the triggers: a window around a trigger that holds none of them
+// holds no match.
 type finding struct {
 	re       *regexp.Regexp
 	triggers []string
+	needs    []string
 	object   bool
 	reject   func(s string, start, end int) bool
 }
@@ -24,14 +28,17 @@ var (
 	positiveNegative = []string{"positive", "negative"}
 	findings         = []finding{
 		{re: regexp.MustCompile(`(?i)\b(?:positive for|negative for|no evidence of)\b`), triggers: []string{"positive for", "negative for", "no evidence of"}, object: true},
-		{re: regexp.MustCompile(`(?i)\b(?:allergic (?:reaction )?to|allerg(?:y|ies) to|anaphylaxis to)\b`), triggers: []string{"allerg", "anaphylaxis to"}, object: true},
-		{re: regexp.MustCompile(`(?i)\b[a-z][\w-]* allerg(?:y|ies)\b`), triggers: []string{"allerg"}, reject: notAnAllergen}, // "penicillin allergy"
-		{re: regexp.MustCompile(`(?i)\b(?:[A-Za-z0-9][\w-]* ){1,2}(?:is|was|are|were) (?:\w+ )?(?:positive|negative)\b`), triggers: positiveNegative},
+		{re: regexp.MustCompile(`(?i)\b(?:allergic (?:reaction )?to|allerg(?:y|ies) to|anaphylaxis to)\b`), triggers: []string{"allerg", "anaphylaxis to"},
+			needs: []string{"allergic to", "allergic reaction to", "allergy to", "allergies to", "anaphylaxis to"}, object: true},
+		{re: regexp.MustCompile(`(?i)\b[a-z][\w-]* allerg(?:y|ies)\b`), triggers: []string{"allerg"}, needs: []string{" allergy", " allergies"}, reject: notAnAllergen}, // "penicillin allergy"
+		{re: regexp.MustCompile(`(?i)\b(?:[A-Za-z0-9][\w-]* ){1,2}(?:is|was|are|were) (?:\w+ )?(?:positive|negative)\b`), triggers: positiveNegative,
+			needs: []string{" is ", " was ", " are ", " were "}}, // the space before the verb ends the subject
 		{re: regexp.MustCompile(`(?i)\b[A-Za-z0-9][\w-]*:?[ -](?:positive|negative)\b`), triggers: positiveNegative},
 		{re: regexp.MustCompile(`(?:[A-Za-z0-9][\w\-./]*\s?|\p{Han}{1,8})?[(（]\s?[+\-−±]{1,4}\s?[)）]`), triggers: []string{"(", "（"}},
 		{re: regexp.MustCompile(`(?:[A-Za-z0-9][\w\-]*\s?)?\p{Han}{0,8}(?:阳性|阴性)`), triggers: []string{"阳性", "阴性"}},
 		{re: regexp.MustCompile(`未见[^，。；,;.\s]{0,12}`), triggers: []string{"未见"}},
-		{re: regexp.MustCompile(`(?i)\bno known (?:drug )?allergies\b|\bNKDA\b|\banaphyla\w*`), triggers: []string{"allergies", "nkda", "anaphyla"}},
+		{re: regexp.MustCompile(`(?i)\bno known (?:drug )?allergies\b|\bNKDA\b|\banaphyla\w*`), triggers: []string{"allergies", "nkda", "anaphyla"},
+			needs: []string{"no known ", "nkda", "anaphyla"}},
 		{re: regexp.MustCompile(`对[^，。；,;、]{1,12}?过敏|\p{Han}{1,8}?过敏史?`), triggers: []string{"过敏"}},
 		{re: regexp.MustCompile(`否认[^，。；,;.\s]{0,16}?过敏史?`), triggers: []string{"过敏"}}, // a whole denial, past 8 characters
 	}
@@ -47,8 +54,10 @@ const (
 // find returns the matches of f in s (lower is asciiLower(s)) that hold an
 // occurrence of a trigger. It runs the pattern only on a short window around
 // each occurrence: Go's regular expressions are slow on long texts when a
-// pattern starts with an optional part.
-func (f *finding) find(s, lower string) [][2]int {
+// pattern starts with an optional part; and not on a window that holds
+// none of f.needs, unless s has a rune that (?i) folds to an ASCII letter
+// (folds is foldsToASCII(s); see gatedRe).
+func (f *finding) find(s, lower string, folds bool) [][2]int {
 	var out [][2]int
 	for _, t := range f.triggers {
 		for from := 0; ; {
@@ -59,6 +68,9 @@ func (f *finding) find(s, lower string) [][2]int {
 			at := from + j
 			from = at + len(t)
 			lo, hi := windowStart(s, at-findBehind, at), windowEnd(s, from+findAhead)
+			if f.needs != nil && !folds && !containsAny(lower[lo:hi], f.needs) {
+				continue
+			}
 			for _, m := range f.re.FindAllStringIndex(s[lo:hi], -1) {
 				if start, end := lo+m[0], lo+m[1]; start < from && end > at {
 					out = append(out, [2]int{start, end})
@@ -142,9 +154,10 @@ func keySpans(s string) (keys, refs [][2]int) {
 		add(m[0], m[1])
 	}
 	lower := asciiLower(s)
+	folds := foldsToASCII(s)
 	for i := range findings {
 		f := &findings[i]
-		for _, m := range f.find(s, lower) {
+		for _, m := range f.find(s, lower, folds) {
 			start, end := m[0], m[1]
 			switch {
 			case f.reject != nil && f.reject(s, start, end):

@@ -107,7 +107,7 @@ var reportHeading = regexp.MustCompile(`(?i)\b(?:findings|impression|conclusions
 // NarrativeCue).
 func narrative(s string) bool {
 	s = strings.TrimSpace(s)
-	if s == "" || reportHeading.MatchString(s) {
+	if s == "" || hasColon(s) && reportHeading.MatchString(s) { // every heading ends in a colon
 		return false
 	}
 	if isComplaint(s) {

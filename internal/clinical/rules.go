@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/medkb/medkb/internal/base"
 )
@@ -40,7 +39,7 @@ type TextRule struct {
 
 	terms  terms
 	ignore terms
-	checks []func(text string, hit []int) bool // all must agree for a hit to count
+	checks []func(text, lower string, start, end int) bool // all must agree for a hit to count
 }
 
 // Matches reports whether the rule's terms and checks fire on s, without
@@ -70,7 +69,7 @@ func (r *TextRule) matches(s, lower string, found literalSet) bool {
 			}
 		}
 		for _, check := range r.checks {
-			if !check(s, []int{start, end}) {
+			if !check(s, lower, start, end) {
 				return false
 			}
 		}
@@ -94,7 +93,7 @@ func (r TextRule) ignoring(why string, terms ...string) TextRule {
 
 // checking returns r that counts a hit only when check agrees too; why
 // says what the check leaves out, for docs/ingest.md.
-func (r TextRule) checking(why string, check func(text string, hit []int) bool) TextRule {
+func (r TextRule) checking(why string, check func(text, lower string, start, end int) bool) TextRule {
 	r.checks = append(slices.Clip(r.checks), check)
 	r.Except = joinNonEmpty(r.Except, why)
 	return r
@@ -138,12 +137,17 @@ func joinNonEmpty(a, b string) string {
 
 // notPlanned is the test rules' check: a clause about a test not yet done
 // ("a biopsy is scheduled", "labs are pending", 拟行胃镜) names the test but
-// reports no result, so it does not count.
-func notPlanned(s string, hit []int) bool {
-	return !planned.MatchString(clauseAround(s, hit[0], hit[1]))
+// reports no result, so it does not count. lower is asciiLower(s).
+func notPlanned(s, lower string, start, end int) bool {
+	from, to := clauseAround(s, start, end)
+	return !planned.MatchString(s[from:to], lower[from:to])
 }
 
-var planned = regexp.MustCompile(`(?i)\b(?:is|are|was|were|be|been) (?:scheduled|ordered|pending|planned|requested)\b|待查|待回报|拟行|预约|建议行|待完善`)
+var planned = gatedRe{
+	re:    regexp.MustCompile(`(?i)\b(?:is|are|was|were|be|been) (?:scheduled|ordered|pending|planned|requested)\b|待查|待回报|拟行|预约|建议行|待完善`),
+	exact: []string{"待查", "待回报", "拟行", "预约", "建议行", "待完善"},
+	fold:  []string{"scheduled", "ordered", "pending", "planned", "requested"},
+}
 
 const plannedWhy = "planned or pending tests (is scheduled, are ordered, 拟行, 建议行)"
 
@@ -159,13 +163,18 @@ const surgicalPathology = `re(（|\():^\s*[（(][^（）()\d一二三四五六�
 // result (示, 诊断, a tissue diagnosis: 癌, 炎, carcinoma) is part of the
 // procedure that took it (an endoscopy, a colposcopy, an EUS), whose report
 // is T2; the tissue diagnosis comes later, in a report of its own.
-func notSampling(s string, hit []int) bool {
-	clause := clauseAround(s, hit[0], hit[1])
-	return !sampling.MatchString(clause) || sampleResult.MatchString(clause)
+func notSampling(s, lower string, start, end int) bool {
+	from, to := clauseAround(s, start, end)
+	clause := s[from:to]
+	return !sampling.MatchString(clause, lower[from:to]) || sampleResult.MatchString(clause)
 }
 
 var (
-	sampling     = regexp.MustCompile(`(?i)[取钳送]|刷检|穿刺|标本|\d\s*[块针]|多点活检|行活检|\b(?:taken|obtained|performed|sent|submitted)\b`)
+	sampling = gatedRe{
+		re:    regexp.MustCompile(`(?i)[取钳送]|刷检|穿刺|标本|\d\s*[块针]|多点活检|行活检|\b(?:taken|obtained|performed|sent|submitted)\b`),
+		exact: []string{"取", "钳", "送", "刷检", "穿刺", "标本", "块", "针", "多点活检", "行活检"},
+		fold:  []string{"taken", "obtained", "performed", "sent", "submitted"},
+	}
 	sampleResult = regexp.MustCompile(`(?i)[示：:]|报告|诊断|符合|癌|瘤|炎|增生|化生|异型|坏死|肉芽肿|上皮内|` +
 		`\b(?:show\w*|reveal\w*|demonstrat\w*|consistent|confirm\w*|diagnos\w*|read as|\w*carcinoma|\w*adenoma|lymphoma|sarcoma|dysplasia|metaplasia|malignan\w*|benign)\b`)
 )
@@ -318,8 +327,8 @@ var TextRules = []TextRule{
 // withNumber is the vital-sign rule's check: the hit holds a number or one
 // follows within a few words ("pulse is 93/min", "血压150/95mmHg"), before
 // the Chinese clause ends ("体温不退，2天前…" names no temperature).
-func withNumber(s string, hit []int) bool {
-	window := s[hit[0]:min(len(s), hit[1]+30)]
+func withNumber(s, _ string, start, end int) bool {
+	window := s[start:min(len(s), end+30)]
 	if end := strings.IndexAny(window, "，；。"); end >= 0 {
 		window = window[:end]
 	}
@@ -328,30 +337,67 @@ func withNumber(s string, hit []int) bool {
 
 // notNegated is the allergy rule's check: the clause around the hit must
 // not deny the allergy ("no known drug allergies", "否认药物过敏史").
-func notNegated(s string, hit []int) bool {
-	clause := clauseAround(s, hit[0], hit[1])
-	return !negation.MatchString(clause)
+func notNegated(s, lower string, start, end int) bool {
+	from, to := clauseAround(s, start, end)
+	return !negation.MatchString(s[from:to], lower[from:to])
 }
 
-var negation = regexp.MustCompile(`(?i)\b(?:no known|no history of|denies|denied|without|negative for|nkda|niega|niegan|aucune?|keine?)\b|否认|无|無|未|なし`)
-
-// clauseAround returns the clause of s that holds s[start:end], bounded
-// by sentence and clause punctuation.
-func clauseAround(s string, start, end int) string {
-	from := strings.LastIndexFunc(s[:start], isClauseStop)
-	if from < 0 {
-		from = 0
-	} else {
-		_, size := utf8.DecodeRuneInString(s[from:])
-		from += size
-	}
-	to := strings.IndexFunc(s[end:], isClauseStop)
-	if to < 0 {
-		return s[from:]
-	}
-	return s[from : end+to]
+var negation = gatedRe{
+	re:    regexp.MustCompile(`(?i)\b(?:no known|no history of|denies|denied|without|negative for|nkda|niega|niegan|aucune?|keine?)\b|否认|无|無|未|なし`),
+	exact: []string{"否认", "无", "無", "未", "なし"},
+	fold:  []string{"no known", "no history of", "denies", "denied", "without", "negative for", "nkda", "niega", "aucun", "kein"},
 }
 
-func isClauseStop(r rune) bool {
-	return strings.ContainsRune(",;.!?，；。！？\n", r)
+// clauseAround returns the bounds of the clause of s that holds
+// s[start:end], bounded by sentence and clause punctuation (, ; . ! ? ，
+// ； 。 ！ ？ and line ends): s[from:to].
+//
+// It looks at bytes, not runes: the ASCII stops are single bytes, which
+// no multi-byte rune holds, and the others are the three bytes of their
+// UTF-8 form, which start a rune wherever they occur, even in a string
+// that is not valid UTF-8.
+func clauseAround(s string, start, end int) (from, to int) {
+	from = 0
+	for i := start - 1; i >= 0; i-- {
+		if clauseStopEndingAt(s[:i+1]) > 0 {
+			from = i + 1
+			break
+		}
+	}
+	to = len(s)
+	for i := end; i < len(s); i++ {
+		if clauseStopAt(s[i:]) {
+			to = i
+			break
+		}
+	}
+	return from, to
+}
+
+// clauseStopAt reports whether s starts with a clause stop.
+func clauseStopAt(s string) bool {
+	switch s[0] {
+	case ',', ';', '.', '!', '?', '\n':
+		return true
+	case 0xEF: // ，；！？ are EF BC 8C, EF BC 9B, EF BC 81, EF BC 9F
+		return len(s) >= 3 && s[1] == 0xBC && (s[2] == 0x8C || s[2] == 0x9B || s[2] == 0x81 || s[2] == 0x9F)
+	case 0xE3: // 。 is E3 80 82
+		return len(s) >= 3 && s[1] == 0x80 && s[2] == 0x82
+	}
+	return false
+}
+
+// clauseStopEndingAt returns the length of the clause stop that ends s,
+// or 0.
+func clauseStopEndingAt(s string) int {
+	n := len(s)
+	switch s[n-1] {
+	case ',', ';', '.', '!', '?', '\n':
+		return 1
+	case 0x8C, 0x9B, 0x81, 0x9F, 0x82:
+		if n >= 3 && (s[n-3] == 0xEF || s[n-3] == 0xE3) && clauseStopAt(s[n-3:]) {
+			return 3
+		}
+	}
+	return 0
 }
