@@ -3,7 +3,9 @@ package vector
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/viterin/vek/vek32"
 )
@@ -85,16 +87,35 @@ type codes struct {
 }
 
 // add quantises vecs (rows of dim floats) onto the end of c, growing its
-// buffers from mem.
+// buffers from mem. Many rows (a store's segment at open) are shared out
+// among the CPUs: quantising is most of the time an int8 store takes to
+// open.
 func (c *codes) add(mem *memory, vecs []float32, dim int) {
 	n := len(vecs) / dim
 	have := len(c.scales)
 	c.reserve(mem, have+n)
 	c.data = c.data[:(have+n)*c.stride]
-	for i := range n {
-		c.scales = append(c.scales, quantize(c.data[(have+i)*c.stride:(have+i+1)*c.stride], vecs[i*dim:(i+1)*dim]))
+	c.scales = c.scales[:have+n]
+	rows := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c.scales[have+i] = quantize(c.data[(have+i)*c.stride:(have+i+1)*c.stride], vecs[i*dim:(i+1)*dim])
+		}
 	}
+	workers := min(runtime.GOMAXPROCS(0), n*dim/parallelQuantize)
+	if workers < 2 {
+		rows(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { rows(w*n/workers, (w+1)*n/workers) })
+	}
+	wg.Wait()
 }
+
+// parallelQuantize is the number of components below which add quantises
+// on the calling goroutine: 256 rows of 384 are well above it.
+const parallelQuantize = 32 << 10
 
 // reserve makes room for n rows without another allocation.
 func (c *codes) reserve(mem *memory, n int) {

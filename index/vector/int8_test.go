@@ -3,6 +3,7 @@ package vector
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -343,4 +344,25 @@ func TestPruneKeepsTopK(t *testing.T) {
 		}
 	}
 	t.Logf("pruned %d candidates", pruned)
+}
+
+// TestRoundHalfAway holds roundHalfAway to math.Round on the values a
+// code can take, halves and the float32 neighbours of halves included.
+func TestRoundHalfAway(t *testing.T) {
+	check := func(f float32) {
+		if got, want := roundHalfAway(f), int32(math.Round(float64(f))); got != want {
+			t.Fatalf("roundHalfAway(%v) = %d, want %d", f, got, want)
+		}
+	}
+	for i := -2 * 32767; i <= 2*32767; i++ {
+		half := float32(i) / 2
+		check(half)
+		check(math.Nextafter32(half, float32(math.Inf(1))))
+		check(math.Nextafter32(half, float32(math.Inf(-1))))
+	}
+	check(float32(math.Copysign(0, -1)))
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 1_000_000 {
+		check((rng.Float32()*2 - 1) * 32767)
+	}
 }

@@ -11,20 +11,35 @@ const codeMax = 127
 // v[j] ~= scale * dst[j], and returns scale. dst may be longer than v (a
 // padded row); the extra codes are set to 0. An all-zero v gets scale 0.
 func quantize(dst []int8, v []float32) (scale float32) {
-	var peak float32
-	for _, f := range v {
-		peak = max(peak, abs32(f))
-	}
+	peak := peakAbs(v)
 	clear(dst[len(v):])
 	if peak == 0 {
 		clear(dst[:len(v)])
 		return 0
 	}
 	inv := codeMax / peak
+	dst = dst[:len(v)]
 	for j, f := range v {
 		dst[j] = int8(roundHalfAway(f * inv))
 	}
 	return peak / codeMax
+}
+
+// peakAbs returns the largest magnitude in v, in four independent
+// running maxima rather than one chain.
+func peakAbs(v []float32) float32 {
+	var p0, p1, p2, p3 float32
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		p0 = max(p0, abs32(v[i]))
+		p1 = max(p1, abs32(v[i+1]))
+		p2 = max(p2, abs32(v[i+2]))
+		p3 = max(p3, abs32(v[i+3]))
+	}
+	for ; i < len(v); i++ {
+		p0 = max(p0, abs32(v[i]))
+	}
+	return max(p0, p1, p2, p3)
 }
 
 // queryCodes writes the query q as int16 codes with the largest magnitude
@@ -32,10 +47,7 @@ func quantize(dst []int8, v []float32) (scale float32) {
 // scale. A finer query grid than the stored rows' halves the rounding
 // error at no cost: the kernels widen the rows to 16 bits anyway.
 func queryCodes(dst []int16, q []float32) (scale float32) {
-	var peak float32
-	for _, f := range q {
-		peak = max(peak, abs32(f))
-	}
+	peak := peakAbs(q)
 	clear(dst[len(q):])
 	if peak == 0 {
 		clear(dst[:len(q)])
@@ -58,9 +70,13 @@ func queryMax(stride int) int {
 
 func abs32(f float32) float32 { return math.Float32frombits(math.Float32bits(f) &^ (1 << 31)) }
 
-func roundHalfAway(f float32) float32 {
-	if f < 0 {
-		return -float32(math.Floor(float64(-f) + 0.5))
-	}
-	return float32(math.Floor(float64(f) + 0.5))
+// roundHalfAway rounds f to the nearest integer, halves away from zero
+// (math.Round), without a branch on the sign, which mispredicts on every
+// other component of a vector and made quantising a store's vectors at
+// open take 0.35 s per 100k x 384. In float64, |f| + 0.5 is exact for any
+// float32 f below 2^29, and the conversion truncates toward zero. f must
+// lie within int32's range.
+func roundHalfAway(f float32) int32 {
+	x := float64(f)
+	return int32(x + math.Copysign(0.5, x))
 }
