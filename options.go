@@ -53,10 +53,12 @@ type Options struct {
 	// vector(scan=f32), which such a DB answers exactly by reading every
 	// vector back from the file (some 0.2 s a query at 100k vectors: a
 	// check, not a serving mode). QuantizeF32 keeps float32. "" means
-	// what the store recorded, float32 when nothing.
-	// A read-write Open records a non-empty value in the store (`medkb
-	// ingest --quantize int8`), so later opens follow it; the vectors on
-	// disk are float32 either way.
+	// what the store recorded: int8 for a new store, float32 for one
+	// with writes that recorded nothing (made before int8 became the
+	// default).
+	// A read-write Open records the choice in the store (`medkb ingest
+	// --quantize f32`), so later opens follow it; the vectors on disk
+	// are float32 either way.
 	Quantize string
 	// Reranker serves RERANK (docs/query-language.md): nil fails a
 	// statement with RERANK. HTTPReranker calls a TEI, Jina or Cohere

@@ -19,15 +19,15 @@ func resultIDs(r *Result) []string {
 	return ids
 }
 
-// TestQuantizeInt8 checks a store opened with Quantize int8: it records
-// the choice, keeps no float32 slab, answers vector queries as the f32
-// store does (rescoring is exact), PACK included, EXPLAIN says so, and
-// scan=f32, streamed from the file, answers as the f32 store's exact scan
-// does; an f32 open of the same store goes back.
+// TestQuantizeInt8 checks a float32 store opened with Quantize int8: it
+// records the choice, keeps no float32 slab, answers vector queries as
+// the f32 store does (rescoring is exact), PACK included, EXPLAIN says
+// so, and scan=f32, streamed from the file, answers as the f32 store's
+// exact scan does; an f32 open of the same store goes back.
 func TestQuantizeInt8(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "kb")
-	db, err := Open(dir, nil)
+	db, err := Open(dir, &Options{Quantize: QuantizeF32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +107,41 @@ func TestQuantizeInt8(t *testing.T) {
 	defer f32.Close()
 	if m, _ := f32.cur.st.Meta(); m.Quantize != store.QuantizeNone || f32.cur.vec.DefaultScan() != vector.ScanF32 {
 		t.Errorf("Quantize f32: recorded %q, scan %v", m.Quantize, f32.cur.vec.DefaultScan())
+	}
+}
+
+// TestQuantizeDefault: a new store holds int8 codes and records it; a
+// store with writes that recorded nothing (made before the default, or
+// with Quantize f32) keeps float32 when opened without a choice.
+func TestQuantizeDefault(t *testing.T) {
+	ctx := context.Background()
+	open := func(dir string, o *Options) *DB {
+		t.Helper()
+		db, err := Open(dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	fresh := filepath.Join(t.TempDir(), "kb")
+	db := open(fresh, nil)
+	if m, _ := db.cur.st.Meta(); m.Quantize != store.QuantizeInt8 || db.cur.vec.DefaultScan() != vector.ScanInt8 {
+		t.Errorf("a new store: recorded %q, scan %v", m.Quantize, db.cur.vec.DefaultScan())
+	}
+	db.Close()
+
+	older := filepath.Join(t.TempDir(), "kb")
+	db = open(older, &Options{Quantize: QuantizeF32})
+	if err := LoadSample(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, o := range []*Options{nil, {ReadOnly: true}} {
+		db = open(older, o)
+		if m, _ := db.cur.st.Meta(); m.Quantize != store.QuantizeNone || db.cur.vec.DefaultScan() != vector.ScanF32 {
+			t.Errorf("a float32 store with writes, opened with %+v: recorded %q, scan %v", o, m.Quantize, db.cur.vec.DefaultScan())
+		}
+		db.Close()
 	}
 }
 

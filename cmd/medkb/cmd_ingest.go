@@ -41,10 +41,12 @@ Documents are JSON Lines ({"id", "text", ...}; see docs/ingest.md) or TSV
 (id<TAB>text). A supplied "vector" must name the model that made it in
 "embedder", the store's embedder; a line with another, or none, is bad.
 
---quantize int8 makes the store keep only int8 codes of its vectors in
-memory (1M x 384: 0.4 GB instead of 1.5 GB); queries scan the codes and
-rescore their best candidates exactly from the store file. The store
-records it; --quantize f32 goes back. Not through a server.
+A new store keeps only int8 codes of its vectors in memory (1M x 384:
+0.4 GB instead of 1.5 GB); queries scan the codes and rescore their best
+candidates exactly from the store file. --quantize f32 keeps float32
+vectors in memory instead, --quantize int8 switches a store made before
+int8 became the default; the store records the choice. Not through a
+server.
 
 --backend weaviate --weaviate http://127.0.0.1:8080?grpc=50051,... makes a
 new store retrieve from a Weaviate cluster (docs/weaviate.md): the store
@@ -129,7 +131,7 @@ files it ingested stay.`,
 	}
 	c.Flags().BoolVar(&skipBad, "skip-bad", false, "ingest the good lines of a file and report the bad ones")
 	c.Flags().BoolVar(&noSpaceCheck, "no-space-check", false, "write a file of many batches even when the disk seems too full for it")
-	c.Flags().StringVar(&e.quantize, "quantize", "", "how the store holds its vectors in memory from now on: int8 (codes, a quarter of the memory; the best candidates rescored exactly from the store file) or f32; recorded in the store")
+	c.Flags().StringVar(&e.quantize, "quantize", "", "how the store holds its vectors in memory from now on: int8 (codes, a quarter of the memory; the best candidates rescored exactly from the store file; a new store's default) or f32; recorded in the store")
 	backendFlags(c, e)
 	ef.register(c, "", "what a new store embeds with, recorded at its first document (default hash-v1); an existing store's must match")
 	return e.routedStoreFlags(c, ingestServerHelp)
@@ -273,6 +275,7 @@ func (r *ingestRun) docs(in input) error {
 	var lines, committing []int // the file's lines of batch, and of the batch committing
 	text, sent := 0, 0
 	w := &batchWriter{ctx: r.cmd.Context(), db: r.db}
+	defer bulkGC()()
 	fail := func(err error, at []int) error {
 		err = lineOf(err, at)
 		if total.Docs == 0 {

