@@ -82,15 +82,20 @@ func (db *DB) Prepare(ctx context.Context, docs []Doc, progress Progress) (*Prep
 }
 
 // Commit writes a batch Prepare made, in one atomic write, as Ingest
-// does. A batch commits once, into the DB that prepared it.
+// does. A batch commits once, into the DB that prepared it; after an
+// error nothing was written and it may be committed again.
 func (db *DB) Commit(ctx context.Context, p *Prepared) (*IngestResult, error) {
 	if p == nil || p.db != db {
 		return nil, errors.New("medkb: Commit of a batch another DB prepared")
 	}
 	if p.used.Swap(true) {
-		return nil, errors.New("medkb: Commit of a batch already committed")
+		return nil, errors.New("medkb: Commit of a batch already committed, or committing")
 	}
-	return db.commitPuts(ctx, p.batch)
+	res, err := db.commitPuts(ctx, p.batch)
+	if err != nil {
+		p.used.Store(false)
+	}
+	return res, err
 }
 
 // ingest prepares docs with p and commits them: the write of every

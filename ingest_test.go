@@ -281,6 +281,18 @@ func TestPrepareCommit(t *testing.T) {
 	if _, err := db.Commit(ctx, third); err == nil || !strings.Contains(err.Error(), "already committed") {
 		t.Errorf("second Commit of a batch: %v", err)
 	}
+	retry, err := db.Prepare(ctx, docs[:1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := db.Commit(cancelled, retry); !errors.Is(err, context.Canceled) {
+		t.Errorf("Commit with a cancelled context: %v", err)
+	}
+	if _, err := db.Commit(ctx, retry); err != nil {
+		t.Errorf("Commit after a failed one: %v", err)
+	}
 	other, err := want.Prepare(ctx, docs[:1], nil)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/medkb/medkb/index/bm25"
@@ -184,9 +185,9 @@ func (db *DB) quantize(st *store.Store, m store.Meta) (bool, error) {
 	case QuantizeInt8:
 		want = store.QuantizeInt8
 	case QuantizeF32:
-		want = store.QuantizeNone
+		want = store.QuantizeF32
 	case "":
-		if m.Seq == 0 {
+		if m.Quantize == store.QuantizeNone && m.Seq == 0 {
 			want = store.QuantizeInt8
 		}
 	}
@@ -210,11 +211,13 @@ func loadInt8(st *store.Store, ix *vector.Index) error {
 	const ahead = 4 // segments read ahead of the quantiser
 	full, free := make(chan segment, ahead), make(chan segment, ahead)
 	appended := make(chan error, 1)
+	var failed atomic.Bool // the quantiser stopped: reading on is pointless
 	go func() {
 		var err error
 		for s := range full {
 			if err == nil {
 				err = ix.Append(s.slots, s.vecs)
+				failed.Store(err != nil)
 			}
 			select {
 			case free <- s: // the reader's next buffers
@@ -223,7 +226,11 @@ func loadInt8(st *store.Store, ix *vector.Index) error {
 		}
 		appended <- err
 	}()
+	errStopped := errors.New("stopped")
 	err := st.EachVectors(func(n, _ int) { ix.Reserve(n) }, func(slots []base.Slot, vecs []float32) error {
+		if failed.Load() {
+			return errStopped
+		}
 		var s segment
 		select {
 		case s = <-free:
@@ -233,6 +240,9 @@ func loadInt8(st *store.Store, ix *vector.Index) error {
 		return nil
 	})
 	close(full)
+	if errors.Is(err, errStopped) {
+		err = nil
+	}
 	return errors.Join(err, <-appended)
 }
 

@@ -105,14 +105,15 @@ func TestQuantizeInt8(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f32.Close()
-	if m, _ := f32.cur.st.Meta(); m.Quantize != store.QuantizeNone || f32.cur.vec.DefaultScan() != vector.ScanF32 {
+	if m, _ := f32.cur.st.Meta(); m.Quantize != store.QuantizeF32 || f32.cur.vec.DefaultScan() != vector.ScanF32 {
 		t.Errorf("Quantize f32: recorded %q, scan %v", m.Quantize, f32.cur.vec.DefaultScan())
 	}
 }
 
 // TestQuantizeDefault: a new store holds int8 codes and records it; a
-// store with writes that recorded nothing (made before the default, or
-// with Quantize f32) keeps float32 when opened without a choice.
+// store with writes that recorded nothing (made before the default)
+// keeps float32 when opened without a choice, and so does an empty one
+// that recorded Quantize f32.
 func TestQuantizeDefault(t *testing.T) {
 	ctx := context.Background()
 	open := func(dir string, o *Options) *DB {
@@ -130,16 +131,27 @@ func TestQuantizeDefault(t *testing.T) {
 	}
 	db.Close()
 
+	chosen := filepath.Join(t.TempDir(), "kb")
+	open(chosen, &Options{Quantize: QuantizeF32}).Close()
+	db = open(chosen, nil)
+	if m, _ := db.cur.st.Meta(); m.Quantize != store.QuantizeF32 || db.cur.vec.DefaultScan() != vector.ScanF32 {
+		t.Errorf("an empty store that chose f32: recorded %q, scan %v", m.Quantize, db.cur.vec.DefaultScan())
+	}
+	db.Close()
+
 	older := filepath.Join(t.TempDir(), "kb")
 	db = open(older, &Options{Quantize: QuantizeF32})
 	if err := LoadSample(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.cur.st.SetQuantize(store.QuantizeNone); err != nil { // as a store made before the default
 		t.Fatal(err)
 	}
 	db.Close()
 	for _, o := range []*Options{nil, {ReadOnly: true}} {
 		db = open(older, o)
 		if m, _ := db.cur.st.Meta(); m.Quantize != store.QuantizeNone || db.cur.vec.DefaultScan() != vector.ScanF32 {
-			t.Errorf("a float32 store with writes, opened with %+v: recorded %q, scan %v", o, m.Quantize, db.cur.vec.DefaultScan())
+			t.Errorf("an older float32 store with writes, opened with %+v: recorded %q, scan %v", o, m.Quantize, db.cur.vec.DefaultScan())
 		}
 		db.Close()
 	}

@@ -17,7 +17,7 @@
 //	      -> Expand metapaths=["Disease -has_symptom-> Symptom"] hops=2* limit=20* when entities>=1* ...
 //	        -> Fuse rrf k=60*
 //	          -> Retrieve bm25 k=50* filter=(patient = "P001")
-//	          -> Retrieve vector k=50* scan=f32* filter=(patient = "P001")
+//	          -> Retrieve vector k=50* scan=int8+rescore 200* filter=(patient = "P001")
 //
 // Plan nodes are plain values; nothing runs while planning. Rewrites are
 // named rules recorded in Plan.Rules in the order they fired: the WHERE

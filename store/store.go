@@ -44,8 +44,8 @@ type Meta struct {
 	// graph that records it knows whether it is current. 0 for a store
 	// whose graph was written before it was counted.
 	GraphSeq uint64
-	// Quantize is how the vector slab is held in memory: QuantizeNone
-	// (float32) or QuantizeInt8 (SetQuantize).
+	// Quantize is how the vector slab is held in memory: QuantizeF32 or
+	// QuantizeInt8, QuantizeNone when nothing is recorded (SetQuantize).
 	Quantize string
 	// Backend is the retrieval backend the store was created with, as
 	// its owner wrote it (SetBackend); "" for the embedded indexes.

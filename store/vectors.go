@@ -13,17 +13,19 @@ import (
 
 // Quantize values recorded by SetQuantize.
 const (
-	QuantizeNone = ""     // the float32 vectors are held in memory
+	QuantizeNone = ""     // nothing recorded: the loader chooses
+	QuantizeF32  = "f32"  // the float32 vectors are held in memory
 	QuantizeInt8 = "int8" // only int8 codes are, the float32 ones read back for rescoring
 )
 
 // SetQuantize records how the store's vector slab is held in memory
-// (QuantizeNone or QuantizeInt8); Meta.Quantize reads it back. The
-// store's vectors are float32 on disk either way: the choice is the
-// loader's, so it can be changed at any time.
+// (QuantizeF32 or QuantizeInt8, or QuantizeNone to forget the choice);
+// Meta.Quantize reads it back. The store's vectors are float32 on disk
+// either way: the choice is the loader's, so it can be changed at any
+// time.
 func (s *Store) SetQuantize(q string) error {
-	if q != QuantizeNone && q != QuantizeInt8 {
-		return fmt.Errorf("medkb: quantize %q: use %q or nothing", q, QuantizeInt8)
+	if q != QuantizeNone && q != QuantizeF32 && q != QuantizeInt8 {
+		return fmt.Errorf("medkb: quantize %q: use %q, %q or nothing", q, QuantizeF32, QuantizeInt8)
 	}
 	return s.putMeta(keyQuantize, q)
 }

@@ -252,8 +252,8 @@ func sortHits(hits []Hit) {
 // transaction for each) is nothing beside its 4096 vector reads.
 const streamBlock = 4096
 
-// searchStream is SearchWith for ScanF32 on an index made by NewInt8,
-// called with the read lock held: an exact scan of every slot, reading
+// searchStream is SearchWith for ScanF32 on an index made by NewInt8: an
+// exact scan of every slot, reading
 // the float32 vectors back from the Source, streamBlock ordinals at a
 // time, ascending. Only alive slots that match are read, tested in the
 // order scan tests them (Alive, then Match). Each row is scored by the
@@ -261,19 +261,31 @@ const streamBlock = 4096
 // block (TestF32KernelRowAlone), and kept in the same bounded top-k, so
 // the hits are those of an f32 index over the same vectors, score for
 // score. It runs on the calling goroutine: it is bound by reading the
-// vectors, not by scoring them.
+// vectors, not by scoring them. It holds the read lock only to choose
+// each block's slots, not while the Source reads (0.2 s at 100k), so
+// writes and the searches queued behind a waiting writer go on; it scans
+// the slots there were when it began, and a slot killed after its block
+// was chosen can still be a hit (the planner skips deleted chunks).
 func (ix *Index) searchStream(q []float32, k int, match Match) ([]Hit, error) {
-	dim, n := ix.dim, len(ix.slots)
-	top := topK{k: k, heap: make([]Hit, 0, min(k, ix.live))} // non-nil, as fanOut's
+	ix.mu.RLock()
+	n, live := len(ix.slots), ix.live
+	ix.mu.RUnlock()
+	if live == 0 {
+		return nil, nil
+	}
+	dim := ix.dim
+	top := topK{k: k, heap: make([]Hit, 0, min(k, live))} // non-nil, as fanOut's
 	ords := make([]uint64, 0, min(streamBlock, n))
 	scores := make([]float32, min(streamBlock, n))
 	for lo := 0; lo < n; {
 		ords = ords[:0]
+		ix.mu.RLock()
 		for ; lo < n && len(ords) < streamBlock; lo++ {
 			if slot := &ix.slots[lo]; slot.Alive && (match == nil || match(slot)) {
 				ords = append(ords, uint64(lo))
 			}
 		}
+		ix.mu.RUnlock()
 		if len(ords) == 0 {
 			continue
 		}

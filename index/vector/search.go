@@ -67,16 +67,16 @@ func (ix *Index) SearchWith(q []float32, k int, match Match, scan Scan) ([]Hit, 
 	if scan == ScanInt8 {
 		ix.ensureCodes()
 	}
+	if scan == ScanF32 && ix.source != nil {
+		return ix.searchStream(q, k, match)
+	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.live == 0 {
 		return nil, nil
 	}
-	switch {
-	case scan == ScanInt8:
+	if scan == ScanInt8 {
 		return ix.searchInt8(q, k, match)
-	case ix.source != nil:
-		return ix.searchStream(q, k, match)
 	}
 	return ix.fanOut(4*ix.dim, k, func(s *scratch, lo, hi int) { ix.scan(s, q, lo, hi, match) }), nil
 }

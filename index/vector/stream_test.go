@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -187,4 +188,54 @@ func TestScanF32OnInt8SourceError(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fixedSource serves vectors from a slice that is never written, so that
+// searches may read it beside appends (sliceSource counts its reads).
+type fixedSource struct {
+	dim  int
+	vecs []float32
+}
+
+func (s fixedSource) Vectors(ords []uint64, fn func(int, []float32)) error {
+	for i, o := range ords {
+		fn(i, s.vecs[int(o)*s.dim:int(o+1)*s.dim])
+	}
+	return nil
+}
+
+// TestScanF32OnInt8BesideWrites runs streamed f32 scans while slots are
+// appended and killed (under -race: the scan reads the slots only under
+// the read lock, and not while the Source reads).
+func TestScanF32OnInt8BesideWrites(t *testing.T) {
+	const n, dim, k = 4 * streamBlock, 32, 10
+	rng := rand.New(rand.NewPCG(5, 5))
+	vecs := randomUnit(rng, n, dim)
+	slots := randomSlots(n)
+	ix := NewInt8(dim, fixedSource{dim: dim, vecs: vecs})
+	if err := ix.Load(slots[:n/2], vecs[:n/2*dim]); err != nil {
+		t.Fatal(err)
+	}
+	q := vecs[:dim]
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for lo := n / 2; lo < n; lo += 512 {
+			if err := ix.Append(slots[lo:lo+512], vecs[lo*dim:(lo+512)*dim]); err != nil {
+				t.Error(err)
+				return
+			}
+			ix.Kill([]uint64{uint64(lo - 1)})
+		}
+	}()
+	for range 20 {
+		hits, err := ix.SearchWith(q, k, nil, ScanF32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != k || hits[0].Ord != 0 || !slices.IsSortedFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) }) {
+			t.Fatalf("hits %v", hits)
+		}
+	}
+	<-done
 }

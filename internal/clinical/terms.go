@@ -132,15 +132,7 @@ func compileGated(spec string) gatedRegexp {
 }
 
 func (g *gatedRegexp) open(lower string) bool {
-	if len(g.gates) == 0 {
-		return true
-	}
-	for _, gate := range g.gates {
-		if strings.Contains(lower, gate) {
-			return true
-		}
-	}
-	return false
+	return len(g.gates) == 0 || containsAny(lower, g.gates)
 }
 
 // asciiLower lower-cases ASCII letters only, keeping every byte offset.
