@@ -366,3 +366,25 @@ func TestRoundHalfAway(t *testing.T) {
 		check((rng.Float32()*2 - 1) * 32767)
 	}
 }
+
+// TestPeakAbs holds peakAbs to a plain scan, signed zeros, lengths that
+// are not a multiple of the SIMD width and all-negative rows included.
+func TestPeakAbs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for n := range 70 {
+		for _, shift := range []float32{0, -3, 3} {
+			v := make([]float32, n)
+			var want float32
+			for i := range v {
+				v[i] = rng.Float32()*2 - 1 + shift
+				want = max(want, abs32(v[i]))
+			}
+			if got := peakAbs(v); got != want {
+				t.Fatalf("n %d shift %v: peakAbs %v, want %v", n, shift, got, want)
+			}
+		}
+	}
+	if got := peakAbs([]float32{float32(math.Copysign(0, -1)), 0}); got != 0 {
+		t.Errorf("signed zeros: %v", got)
+	}
+}

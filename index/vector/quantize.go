@@ -1,6 +1,10 @@
 package vector
 
-import "math"
+import (
+	"math"
+
+	"github.com/viterin/vek/vek32"
+)
 
 // codeMax is the largest magnitude of a stored code. Codes are symmetric,
 // -127..127, so that no code needs the asymmetric -128 and a code's
@@ -25,21 +29,14 @@ func quantize(dst []int8, v []float32) (scale float32) {
 	return peak / codeMax
 }
 
-// peakAbs returns the largest magnitude in v, in four independent
-// running maxima rather than one chain.
+// peakAbs returns the largest magnitude in v, from vek's SIMD maximum
+// and minimum: a scalar pass over every component was a third of the
+// time an int8 store takes to open.
 func peakAbs(v []float32) float32 {
-	var p0, p1, p2, p3 float32
-	i := 0
-	for ; i+4 <= len(v); i += 4 {
-		p0 = max(p0, abs32(v[i]))
-		p1 = max(p1, abs32(v[i+1]))
-		p2 = max(p2, abs32(v[i+2]))
-		p3 = max(p3, abs32(v[i+3]))
+	if len(v) == 0 {
+		return 0
 	}
-	for ; i < len(v); i++ {
-		p0 = max(p0, abs32(v[i]))
-	}
-	return max(p0, p1, p2, p3)
+	return max(vek32.Max(v), -vek32.Min(v), 0)
 }
 
 // queryCodes writes the query q as int16 codes with the largest magnitude
