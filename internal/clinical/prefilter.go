@@ -1,6 +1,10 @@
 package clinical
 
-import ahocorasick "github.com/petar-dambovaliev/aho-corasick"
+import (
+	"sync"
+
+	ahocorasick "github.com/petar-dambovaliev/aho-corasick"
+)
 
 // ruleLiterals tells, in one pass over a text, which literal terms of
 // TextRules occur in it anywhere, so that firstRule searches for those
@@ -9,17 +13,19 @@ import ahocorasick "github.com/petar-dambovaliev/aho-corasick"
 // chunk, while a text holds a handful of them. Where a literal occurs,
 // terms.each still finds and checks its occurrences as before, so the
 // matches are the same.
-var ruleLiterals literalIndex
-
-func init() { ruleLiterals = indexLiterals(TextRules) }
+var ruleLiterals = indexLiterals(TextRules)
 
 // literalIndex is an Aho-Corasick automaton over the distinct lower-case
 // literals of some rules, searched in a text's lower-cased copy, and one
 // over the distinct exact ones (acronyms), searched in the text as
 // written. A literal's id (literal.id) is 1 + its position among the
-// first's patterns, then the second's.
+// first's patterns, then the second's. The automata are built at the
+// first find: building them takes about 90 ms, which every medkb command
+// paid at start whether it classified text or not.
 type literalIndex struct {
-	lower, exact automaton
+	lowerList, exactList []string
+	once                 sync.Once
+	lower, exact         automaton
 }
 
 type automaton struct {
@@ -36,7 +42,7 @@ func (s literalSet) has(id int) bool { return s[id/64]&(1<<(id%64)) != 0 }
 // indexLiterals numbers the literals of rules' terms (their ignored terms
 // are searched only after a hit, and stay unnumbered) and builds the
 // automata over them.
-func indexLiterals(rules []TextRule) literalIndex {
+func indexLiterals(rules []TextRule) *literalIndex {
 	lower, exact := map[string]int{}, map[string]int{} // text -> pattern
 	var lowerList, exactList []string
 	for i := range rules {
@@ -61,16 +67,22 @@ func indexLiterals(rules []TextRule) literalIndex {
 			}
 		}
 	}
+	return &literalIndex{lowerList: lowerList, exactList: exactList}
+}
+
+// build makes the automata.
+func (x *literalIndex) build() {
 	build := func(patterns []string, first int) automaton {
 		b := ahocorasick.NewAhoCorasickBuilder(ahocorasick.Opts{MatchKind: ahocorasick.StandardMatch, DFA: true})
 		return automaton{ac: b.Build(patterns), first: first, n: len(patterns)}
 	}
-	return literalIndex{lower: build(lowerList, 1), exact: build(exactList, 1+len(lowerList))}
+	x.lower, x.exact = build(x.lowerList, 1), build(x.exactList, 1+len(x.lowerList))
 }
 
 // find returns the set of literals that occur in s (lower is
 // asciiLower(s)).
 func (x *literalIndex) find(s, lower string) literalSet {
+	x.once.Do(x.build)
 	set := make(literalSet, (1+x.lower.n+x.exact.n+63)/64)
 	x.lower.mark(set, lower)
 	x.exact.mark(set, s)
