@@ -200,14 +200,9 @@ func (ix *Index) Vectors(ords []uint64) ([][]float32, error) {
 	slices.Sort(want)
 	want = slices.Compact(want)
 	buf := make([]float32, len(want)*ix.dim)
-	seen := 0
-	err := ix.source.Vectors(want, func(j int, v []float32) {
+	err := ix.readSource(want, "read", func(j int, v []float32) {
 		copy(buf[j*ix.dim:(j+1)*ix.dim], v)
-		seen++
 	})
-	if err == nil && seen != len(want) {
-		err = fmt.Errorf("medkb: the vector source gave %d of %d vectors", seen, len(want))
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -222,13 +222,22 @@ func (ix *Index) rescore(hits []Hit, q []float32) error {
 	for i, h := range hits {
 		ords[i] = h.Ord
 	}
+	return ix.readSource(ords, "rescore", func(i int, v []float32) {
+		hits[i].Score = vek32.Dot(v[:ix.dim], q)
+	})
+}
+
+// readSource calls fn with the Source's vector of each of ords, as
+// Source.Vectors, and fails when the Source gave fewer than asked: what
+// they were to be read for (purpose) would silently lack some.
+func (ix *Index) readSource(ords []uint64, purpose string, fn func(i int, v []float32)) error {
 	seen := 0
 	err := ix.source.Vectors(ords, func(i int, v []float32) {
-		hits[i].Score = vek32.Dot(v[:ix.dim], q)
+		fn(i, v)
 		seen++
 	})
-	if err == nil && seen != len(hits) {
-		err = fmt.Errorf("medkb: the vector source gave %d of %d vectors to rescore", seen, len(hits))
+	if err == nil && seen != len(ords) {
+		err = fmt.Errorf("medkb: the vector source gave %d of %d vectors to %s", seen, len(ords), purpose)
 	}
 	return err
 }
@@ -289,14 +298,9 @@ func (ix *Index) searchStream(q []float32, k int, match Match) ([]Hit, error) {
 		if len(ords) == 0 {
 			continue
 		}
-		seen := 0
-		err := ix.source.Vectors(ords, func(i int, v []float32) {
+		err := ix.readSource(ords, "scan", func(i int, v []float32) {
 			ix.kernel(scores[i:i+1], v[:dim], q)
-			seen++
 		})
-		if err == nil && seen != len(ords) {
-			err = fmt.Errorf("medkb: the vector source gave %d of %d vectors to scan", seen, len(ords))
-		}
 		if err != nil {
 			return nil, err
 		}
