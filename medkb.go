@@ -202,7 +202,7 @@ func (db *DB) quantize(st *store.Store, m store.Meta) (bool, error) {
 // loadInt8 fills an int8 index from the store's vectors: this goroutine
 // reads and decodes segments while another quantises the ones before
 // (Append), so that an open costs the slower of the two rather than
-// both (about 0.1 s of each at 100k x 384).
+// both.
 func loadInt8(st *store.Store, ix *vector.Index) error {
 	type segment struct {
 		slots []base.Slot
