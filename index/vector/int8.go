@@ -88,8 +88,7 @@ type codes struct {
 
 // add quantises vecs (rows of dim floats) onto the end of c, growing its
 // buffers from mem. Many rows (a store's segment at open) are shared out
-// among the CPUs: quantising is most of the time an int8 store takes to
-// open.
+// among the CPUs: every open of an int8 store quantises all its vectors.
 func (c *codes) add(mem *memory, vecs []float32, dim int) {
 	n := len(vecs) / dim
 	have := len(c.scales)
@@ -262,9 +261,8 @@ func sortHits(hits []Hit) {
 const streamBlock = 4096
 
 // searchStream is SearchWith for ScanF32 on an index made by NewInt8: an
-// exact scan of every slot, reading
-// the float32 vectors back from the Source, streamBlock ordinals at a
-// time, ascending. Only alive slots that match are read, tested in the
+// exact scan of every slot, reading the float32 vectors back from the
+// Source, streamBlock ordinals at a time, ascending. Only alive slots that match are read, tested in the
 // order scan tests them (Alive, then Match). Each row is scored by the
 // f32 scan's kernel, which scores a row the same bits alone as in a
 // block (TestF32KernelRowAlone), and kept in the same bounded top-k, so
