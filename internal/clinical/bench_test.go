@@ -36,13 +36,16 @@ const benchChinese = `血常规：白细胞12.5×10^9/L（3.5-9.5）↑，中性
 尿常规：尿蛋白（+），隐血（-）。胸部CT示右下肺实变，未见胸腔积液。对青霉素过敏，否认其他药物过敏史。
 报告医师：王明`
 
+// benchCases are the texts both benchmarks run on.
+var benchCases = []struct{ name, text string }{
+	{"lab-report", benchReport},
+	{"complaint-fallthrough", benchComplaint},
+	{"abstract", benchAbstract},
+	{"chinese", benchChinese},
+}
+
 func BenchmarkClassify(b *testing.B) {
-	for _, bc := range []struct{ name, text string }{
-		{"lab-report", benchReport},
-		{"complaint-fallthrough", benchComplaint},
-		{"abstract", benchAbstract},
-		{"chinese", benchChinese},
-	} {
+	for _, bc := range benchCases {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
 				Classify("", base.TierNone, bc.text)
@@ -61,12 +64,7 @@ func BenchmarkKeys(b *testing.B) {
 // BenchmarkKeysStateB is what ingest asks of a T1 or T2 chunk.
 func BenchmarkKeysStateB(b *testing.B) {
 	count := func(s string) int { return len(s) / 4 }
-	for _, bc := range []struct{ name, text string }{
-		{"lab-report", benchReport},
-		{"complaint", benchComplaint},
-		{"abstract", benchAbstract},
-		{"chinese", benchChinese},
-	} {
+	for _, bc := range benchCases {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

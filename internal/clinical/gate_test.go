@@ -64,16 +64,8 @@ func TestFindingNeedsNecessary(t *testing.T) {
 		for _, s := range texts {
 			lower := asciiLower(s)
 			hays := []string{s}
-			for _, trig := range f.triggers {
-				for from := 0; ; {
-					j := strings.Index(lower[from:], trig)
-					if j < 0 {
-						break
-					}
-					at := from + j
-					from = at + len(trig)
-					hays = append(hays, s[windowStart(s, at-findBehind, at):windowEnd(s, from+findAhead)])
-				}
+			for w := range f.windows(s, lower) {
+				hays = append(hays, s[w.lo:w.hi])
 			}
 			for _, h := range hays {
 				for _, m := range f.re.FindAllString(h, -1) {

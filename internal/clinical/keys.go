@@ -1,6 +1,7 @@
 package clinical
 
 import (
+	"iter"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,26 +60,41 @@ const (
 // (folds is foldsToASCII(s); see gatedRe).
 func (f *finding) find(s, lower string, folds bool) [][2]int {
 	var out [][2]int
-	for _, t := range f.triggers {
-		for from := 0; ; {
-			j := strings.Index(lower[from:], t)
-			if j < 0 {
-				break
-			}
-			at := from + j
-			from = at + len(t)
-			lo, hi := windowStart(s, at-findBehind, at), windowEnd(s, from+findAhead)
-			if f.needs != nil && !folds && !containsAny(lower[lo:hi], f.needs) {
-				continue
-			}
-			for _, m := range f.re.FindAllStringIndex(s[lo:hi], -1) {
-				if start, end := lo+m[0], lo+m[1]; start < from && end > at {
-					out = append(out, [2]int{start, end})
-				}
+	for w := range f.windows(s, lower) {
+		if f.needs != nil && !folds && !containsAny(lower[w.lo:w.hi], f.needs) {
+			continue
+		}
+		for _, m := range f.re.FindAllStringIndex(s[w.lo:w.hi], -1) {
+			if start, end := w.lo+m[0], w.lo+m[1]; start < w.end && end > w.at {
+				out = append(out, [2]int{start, end})
 			}
 		}
 	}
 	return out
+}
+
+// window is the span [lo, hi) of a text around one occurrence [at, end)
+// of a finding's trigger, which find runs the pattern on.
+type window struct{ lo, hi, at, end int }
+
+// windows yields the window around each occurrence of each of f's
+// triggers in s (lower is asciiLower(s)), trigger by trigger.
+func (f *finding) windows(s, lower string) iter.Seq[window] {
+	return func(yield func(window) bool) {
+		for _, t := range f.triggers {
+			for from := 0; ; {
+				j := strings.Index(lower[from:], t)
+				if j < 0 {
+					break
+				}
+				at := from + j
+				from = at + len(t)
+				if !yield(window{windowStart(s, at-findBehind, at), windowEnd(s, from+findAhead), at, from}) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // windowStart moves i (clamped to [0, limit]) forward to the start of a
