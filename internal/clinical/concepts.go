@@ -1,10 +1,5 @@
 package clinical
 
-import (
-	"cmp"
-	"slices"
-)
-
 // Concept bridges the words a clinician asks with and the words a record
 // is written in: "肾功能怎么样" is answered by a line of 肌酐 and 尿素氮 that
 // never says 肾功能, "how is his heart pumping" by an ejection fraction.
@@ -18,27 +13,21 @@ type Concept struct {
 	Members []string
 
 	names, members terms
+	scan           literalScan // names' and members' literals, for Mentions
 }
 
 // Mentions counts the places where s holds one of the concept's names or
 // members, overlapping ones once ("尿蛋白定量" holds 尿蛋白 and 蛋白定量).
+// The literal scan gives the occurrences in order of start, so that each
+// counts when it starts past the reach of those before it.
 func (c *Concept) Mentions(s string) int {
-	lower := asciiLower(s)
-	var spans [][2]int
-	add := func(start, end int) bool {
-		spans = append(spans, [2]int{start, end})
-		return false
-	}
-	c.names.each(s, lower, add)
-	c.members.each(s, lower, add)
-	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	n, reach := 0, -1
-	for _, sp := range spans {
-		if sp[0] >= reach {
+	c.scan.each(s, asciiLower(s), func(start, end int) {
+		if start >= reach {
 			n++
 		}
-		reach = max(reach, sp[1])
-	}
+		reach = max(reach, end)
+	})
 	return n
 }
 
@@ -54,7 +43,9 @@ func (c *Concept) named(s, lower string) [][2]int {
 }
 
 func concept(name string, names []string, members ...string) Concept {
-	return Concept{Name: name, Names: names, Members: members, names: compileTerms(names), members: compileTerms(members)}
+	c := Concept{Name: name, Names: names, Members: members, names: compileTerms(names), members: compileTerms(members)}
+	c.scan = newLiteralScan(c.names, c.members)
+	return c
 }
 
 // Concepts is the table of question concepts: laboratory panels and the

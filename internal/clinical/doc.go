@@ -68,7 +68,9 @@
 // the words records answer in: a blood count is 白细胞, 血红蛋白 and 血小板,
 // kidney function 肌酐, 尿素氮 and eGFR, "how is his heart pumping" an
 // ejection fraction; a question that names a concept is answered by any
-// of its names or members (Concept.Mentions counts them). The table is
+// of its names or members (Concept.Mentions counts them, in one pass over
+// the text for all of them: literalScan, which finds what terms.each finds
+// one literal at a time, as a randomized test checks). The table is
 // general medical vocabulary in English and Chinese, not a list of the
 // benchmark's questions; what it does not know, a semantic embedder
 // would have to bridge.
