@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,19 +84,24 @@ func (x *execution) today() base.Day {
 // The tag says the text is not the chunk's as written: "compressed" for
 // state B, "cut" for a text the uniform baseline cut short (lineTag).
 func lineHead(rank int, tier string, path bool, day base.Day, tag string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[%d] %s", rank, tier)
+	b := make([]byte, 0, 48)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(rank), 10)
+	b = append(b, "] "...)
+	b = append(b, tier...)
 	if path {
-		b.WriteString(" graph path")
+		b = append(b, " graph path"...)
 	}
 	if day != base.NoDay {
-		b.WriteString(" " + day.String())
+		b = append(b, ' ')
+		b = append(b, day.String()...)
 	}
 	if tag != "" {
-		b.WriteString(" " + tag)
+		b = append(b, ' ')
+		b = append(b, tag...)
 	}
-	b.WriteString(": ")
-	return b.String()
+	b = append(b, ": "...)
+	return string(b)
 }
 
 // LineTokens is what a document's chunk costs in the context as the

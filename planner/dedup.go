@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,7 +46,8 @@ func (x *execution) dedup(cands []*candidate) ([]*candidate, error) {
 			es[i].Vec = c.vec
 			// Two publications of different study designs are two
 			// studies, whatever their words: reliability weighs each.
-			es[i].Group = fmt.Sprintf("%s patient %d design %d", c.tier(), c.slot.Patient, c.slot.Evidence)
+			es[i].Group = c.tier().String() + " patient " + strconv.FormatUint(uint64(c.slot.Patient), 10) +
+				" design " + strconv.FormatUint(uint64(c.slot.Evidence), 10)
 		}
 	}
 	dropped := map[*candidate]bool{}

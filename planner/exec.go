@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -123,11 +124,13 @@ type candidate struct {
 	vec []float32
 }
 
+// id is the candidate's item ID: "DOC#INDEX", or "path:N" for a graph
+// path (no fmt: every candidate's is made, most for a drop).
 func (c *candidate) id() string {
 	if c.path != nil {
-		return fmt.Sprintf("path:%d", c.Ord)
+		return "path:" + strconv.FormatUint(c.Ord, 10)
 	}
-	return fmt.Sprintf("%s#%d", c.chunk.Doc, c.chunk.Index)
+	return c.chunk.Doc + "#" + strconv.Itoa(c.chunk.Index)
 }
 
 // tier is the candidate's evidence tier: its chunk's, or pathTier.

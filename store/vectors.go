@@ -103,6 +103,7 @@ func (s *Store) VectorsAt(ords []uint64, fn func(i int, v []float32)) error {
 		size := slotHeaderSize + 4*dim
 		raw := make([]byte, 4*dim)
 		buf := make([]float32, dim)
+		path := s.Path() // for the first read's open; not joined again per vector
 		for i, ord := range ords {
 			seg := uint32(ord / SegmentSlots)
 			loc, err := s.segs.find(tx, seg, s.mapBase)
@@ -113,7 +114,7 @@ func (s *Store) VectorsAt(ords []uint64, fn func(i int, v []float32)) error {
 			if dim == 0 || off+int64(size) > loc.n {
 				return corruptf("vector slot %d is not in its segment %d", ord, seg)
 			}
-			if err := s.segs.readAt(s.Path(), raw, loc.off+off+slotHeaderSize); err != nil {
+			if err := s.segs.readAt(path, raw, loc.off+off+slotHeaderSize); err != nil {
 				return err
 			}
 			decodeFloats(buf, raw)

@@ -126,10 +126,18 @@ func DayOf(t time.Time) Day {
 // Time returns midnight UTC of d.
 func (d Day) Time() time.Time { return time.Unix(int64(d)*86400, 0).UTC() }
 
-// String formats d as YYYY-MM-DD, or "" for NoDay.
+// String formats d as YYYY-MM-DD, or "" for NoDay. A year of four digits
+// is written by hand (every context line's head has its date; Format
+// reads its layout each time), any other by Format.
 func (d Day) String() string {
 	if d == NoDay {
 		return ""
 	}
-	return d.Time().Format("2006-01-02")
+	y, m, dd := d.Time().Date()
+	if y < 0 || y > 9999 {
+		return d.Time().Format("2006-01-02")
+	}
+	b := [10]byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-',
+		byte('0' + int(m)/10), byte('0' + int(m)%10), '-', byte('0' + dd/10), byte('0' + dd%10)}
+	return string(b[:])
 }

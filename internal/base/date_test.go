@@ -71,3 +71,15 @@ func FuzzParseDay(f *testing.F) {
 		}
 	})
 }
+
+// TestDayString: the hand-written YYYY-MM-DD is Format's, across the
+// four-digit years and past them.
+func TestDayString(t *testing.T) {
+	for _, d := range []Day{-719529, -719528, -1, 0, 1, 19000, 2932896, 2932897, 3000000} {
+		for k := range Day(800) {
+			if got, want := (d + k).String(), (d + k).Time().Format("2006-01-02"); got != want {
+				t.Fatalf("Day(%d).String() = %q, Format gives %q", d+k, got, want)
+			}
+		}
+	}
+}
