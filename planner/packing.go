@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -344,16 +345,31 @@ func (x *execution) item(c *candidate, state, text string, utility, density floa
 // dropDetail describes a dropped block by its densest state and, when it
 // has two, the other one's tokens: a block dropped for lower density may
 // have a densest state larger than the budget and a state B that fits.
+// "T4, state A, 112 tokens, density 0.01234; state B 40 tokens": most
+// candidates are dropped, so it formats with strconv, not fmt (the same
+// text: FormatFloat is what fmt's %.4g calls).
 func dropDetail(d pack.Drop, c *pack.Candidate) string {
 	if d.State == 0 {
-		return fmt.Sprintf("%s, no text", d.Tier) // pack.ReasonEmpty
+		return d.Tier.String() + ", no text" // pack.ReasonEmpty
 	}
-	s := fmt.Sprintf("%s, state %s, %d tokens, density %.4g", d.Tier, d.State, d.Tokens, d.Density)
-	if c.B == nil || c.B.Tokens == 0 || c.A.Tokens == 0 {
-		return s
+	b := make([]byte, 0, 64)
+	b = append(b, d.Tier.String()...)
+	b = append(b, ", state "...)
+	b = append(b, d.State.String()...)
+	b = append(b, ", "...)
+	b = strconv.AppendInt(b, int64(d.Tokens), 10)
+	b = append(b, " tokens, density "...)
+	b = strconv.AppendFloat(b, d.Density, 'g', 4, 64)
+	if c.B != nil && c.B.Tokens != 0 && c.A.Tokens != 0 {
+		other, tokens := pack.StateA, c.A.Tokens
+		if d.State == pack.StateA {
+			other, tokens = pack.StateB, c.B.Tokens
+		}
+		b = append(b, "; state "...)
+		b = append(b, other.String()...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(tokens), 10)
+		b = append(b, " tokens"...)
 	}
-	if d.State == pack.StateA {
-		return fmt.Sprintf("%s; state B %d tokens", s, c.B.Tokens)
-	}
-	return fmt.Sprintf("%s; state A %d tokens", s, c.A.Tokens)
+	return string(b)
 }

@@ -3,10 +3,11 @@ package planner
 import (
 	"context"
 	"fmt"
-	"github.com/medkb/medkb/dsl"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/medkb/medkb/dsl"
 	"github.com/medkb/medkb/internal/clinical"
 )
 
@@ -191,8 +192,7 @@ func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate
 			rel.Context++
 		default:
 			rel.Dropped++
-			x.res.Dropped = append(x.res.Dropped, Dropped{ID: c.id(), Reason: "not-relevant",
-				Detail: fmt.Sprintf("evidence %.3g < %.3g (%s)", c.evidence, minEvidence, c.signals())})
+			x.res.Dropped = append(x.res.Dropped, Dropped{ID: c.id(), Reason: "not-relevant", Detail: c.notRelevant()})
 			continue
 		}
 		out = append(out, c)
@@ -250,22 +250,51 @@ func normalised(r, best float64) float64 {
 // by.
 type bests struct{ bm25, boost float64 }
 
-// signals describes a candidate's relevance signals for a drop detail.
-func (c *candidate) signals() string {
-	var s []string
+// notRelevant is the detail of a candidate dropped as not relevant:
+// "evidence 0.0423 < 0.15 (vector #1, cosine 0.282)". Half the
+// candidates are dropped, so it formats with strconv, not fmt (the same
+// text: FormatFloat is what fmt's %.3g, %.2f and %.3f call).
+func (c *candidate) notRelevant() string {
+	b := make([]byte, 0, 96)
+	b = append(b, "evidence "...)
+	b = strconv.AppendFloat(b, c.evidence, 'g', 3, 64)
+	b = append(b, " < "...)
+	b = strconv.AppendFloat(b, minEvidence, 'g', 3, 64)
+	b = append(b, " ("...)
+	b = c.appendSignals(b)
+	return string(append(b, ')'))
+}
+
+// appendSignals appends to b the candidate's relevance signals, such as
+// "bm25 #3, coverage 0.42; vector #7, cosine 0.153", or "no signal".
+func (c *candidate) appendSignals(b []byte) []byte {
+	start := len(b)
+	sep := func() {
+		if len(b) > start {
+			b = append(b, "; "...)
+		}
+	}
 	if c.BM25 != nil {
-		s = append(s, fmt.Sprintf("bm25 #%d, coverage %.2f", c.BM25.Rank, c.coverage))
+		b = append(b, "bm25 #"...)
+		b = strconv.AppendInt(b, int64(c.BM25.Rank), 10)
+		b = append(b, ", coverage "...)
+		b = strconv.AppendFloat(b, c.coverage, 'f', 2, 64)
 	}
 	if c.Vector != nil {
-		s = append(s, fmt.Sprintf("vector #%d, cosine %.3f", c.Vector.Rank, c.Vector.Score))
+		sep()
+		b = append(b, "vector #"...)
+		b = strconv.AppendInt(b, int64(c.Vector.Rank), 10)
+		b = append(b, ", cosine "...)
+		b = strconv.AppendFloat(b, c.Vector.Score, 'f', 3, 64)
 	}
 	if c.boost > 0 {
-		s = append(s, "graph boost")
+		sep()
+		b = append(b, "graph boost"...)
 	}
-	if len(s) == 0 {
-		return "no signal"
+	if len(b) == start {
+		b = append(b, "no signal"...)
 	}
-	return strings.Join(s, "; ")
+	return b
 }
 
 // offTopic says why no chunk is relevant to a query that is not on topic.
