@@ -404,3 +404,38 @@ func TestPeakAbs(t *testing.T) {
 		t.Errorf("signed zeros: %v", got)
 	}
 }
+
+// TestCodesTiles checks that codes.add lays out every row's codes in its
+// tile, whatever the batches (uneven, and large enough to be quantised on
+// several goroutines), and leaves the last tile's spare rows zero.
+func TestCodesTiles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(64, 2))
+	for _, dim := range []int{3, 384} {
+		c := &codes{stride: codeStride(dim)}
+		var mem memory
+		var all []float32
+		for _, n := range []int{1, 100, 1000, 37, 700} {
+			vecs := randomUnit(rng, n, dim)
+			c.add(&mem, vecs, dim)
+			all = append(all, vecs...)
+		}
+		rows := len(all) / dim
+		if len(c.scales) != rows || len(c.data) != tiles(rows)*c.tileBytes() {
+			t.Fatalf("dim %d: %d scales and %d bytes for %d rows", dim, len(c.scales), len(c.data), rows)
+		}
+		want := make([]int8, c.stride)
+		for i := range tiles(rows) * tileRows {
+			clear(want)
+			if i < rows {
+				quantize(want, all[i*dim:(i+1)*dim])
+			}
+			tile := c.data[i/tileRows*c.tileBytes():]
+			for j := range c.stride {
+				if got := tile[j/2*columnBytes+2*(i%tileRows)+j%2]; got != want[j] {
+					t.Fatalf("dim %d: row %d code %d is %d, want %d", dim, i, j, got, want[j])
+				}
+			}
+		}
+		mem.release()
+	}
+}
