@@ -164,7 +164,10 @@ func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 	qscale := queryCodes(qc, q)
 	query := activePairs(qc)
 	depth := min(RescoreDepth(k), len(ix.slots))
-	cands := ix.fanOut(c.stride, depth, func(s *scratch, lo, hi int) { ix.scanInt8(s, query, qscale, lo, hi, match) })
+	// A row's scan reads len(query) bytes of codes (two a pair), which
+	// sets the workers: a sparse query over 100k rows is scanned on the
+	// calling goroutine, leaving the other cores to the BM25 arm.
+	cands := ix.fanOut(len(query), depth, func(s *scratch, lo, hi int) { ix.scanInt8(s, query, qscale, lo, hi, match) })
 	cands = ix.prune(cands, k, qc, qscale)
 	if err := ix.rescore(cands, q); err != nil {
 		return nil, err
