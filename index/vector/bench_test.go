@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"unsafe"
@@ -137,27 +138,44 @@ func BenchmarkSearchSmall(b *testing.B) {
 }
 
 // BenchmarkSearchInt8100kx384 is exact top-10 by the int8 scan with
-// rescoring (from the in-memory float32 slab), per kernel and workers;
-// GB/s counts the code bytes scanned.
+// rescoring (from the in-memory float32 slab), per kernel, query and
+// workers: a dense query, and a sparse one that sets one dimension in
+// twelve, as the built-in embedder's short queries do. GB/s counts the
+// code bytes a query's active pairs read.
 func BenchmarkSearchInt8100kx384(b *testing.B) {
 	ix, q := benchIndex(b, 100_000, 384)
 	ix.ensureCodes()
+	sparse := slices.Clone(q)
+	for j := range sparse {
+		if j%12 != 5 {
+			sparse[j] = 0
+		}
+	}
+	Normalize(sparse)
 	kernels := []struct {
 		name string
 		fn   int8Kernel
 	}{{"simd", int8Scan}, {"go", dotsInt8Go}}
 	for _, k := range kernels {
-		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
-			b.Run(fmt.Sprintf("%s/workers=%d", k.name, workers), func(b *testing.B) {
-				ix.int8k, ix.workers = k.fn, workers
-				for b.Loop() {
-					if _, err := ix.SearchWith(q, 10, nil, ScanInt8); err != nil {
-						b.Fatal(err)
+		for _, query := range []struct {
+			name string
+			q    []float32
+		}{{"dense", q}, {"sparse", sparse}} {
+			qc := make([]int16, ix.codes.stride)
+			queryCodes(qc, query.q)
+			read := len(ix.codes.scales) * len(activePairs(qc))
+			for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+				b.Run(fmt.Sprintf("%s/%s/workers=%d", k.name, query.name, workers), func(b *testing.B) {
+					ix.int8k, ix.workers = k.fn, workers
+					for b.Loop() {
+						if _, err := ix.SearchWith(query.q, 10, nil, ScanInt8); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-				perOp := b.Elapsed().Seconds() / float64(b.N)
-				b.ReportMetric(float64(len(ix.codes.data))/perOp/1e9, "GB/s")
-			})
+					perOp := b.Elapsed().Seconds() / float64(b.N)
+					b.ReportMetric(float64(read)/perOp/1e9, "GB/s")
+				})
+			}
 		}
 	}
 }
@@ -185,28 +203,43 @@ func BenchmarkScanF32Int8100kx384(b *testing.B) {
 	b.ReportMetric(float64(n*dim*4)/perOp/1e9, "GB/s")
 }
 
-// BenchmarkInt8KernelInCache scores one block of codes that stays in
-// cache: the int8 kernels' arithmetic speed.
+// BenchmarkInt8KernelInCache scores a block of tiles that stays in
+// cache: the int8 kernels' arithmetic speed, for a dense query (every
+// pair active) and a sparse one (the active pairs of a built-in
+// embedder's query, some 15% of them); GB/s counts the codes of the
+// active pairs.
 func BenchmarkInt8KernelInCache(b *testing.B) {
 	const dim = 384
 	rng := rand.New(rand.NewPCG(1, 2))
-	m := blockRows(dim)
+	m := scanTiles * tileRows
 	c := &codes{stride: codeStride(dim)}
 	var mem memory
 	c.add(&mem, randomUnit(rng, m, dim), dim)
 	q := make([]int16, c.stride)
 	queryCodes(q, randomUnit(rng, 1, dim))
+	sparse := slices.Clone(q)
+	for j := range sparse {
+		if rng.IntN(12) != 0 {
+			sparse[j] = 0
+		}
+	}
 	dst := make([]int32, m)
 	for _, k := range []struct {
 		name string
 		fn   int8Kernel
 	}{{"simd", int8Scan}, {"go", dotsInt8Go}} {
-		b.Run(k.name, func(b *testing.B) {
-			for b.Loop() {
-				k.fn(dst, c.data, q)
-			}
-			perOp := b.Elapsed().Seconds() / float64(b.N)
-			b.ReportMetric(float64(len(c.data))/perOp/1e9, "GB/s")
-		})
+		for _, query := range []struct {
+			name string
+			q    []int16
+		}{{"dense", q}, {"sparse", sparse}} {
+			b.Run(k.name+"/"+query.name, func(b *testing.B) {
+				active := activePairs(query.q)
+				for b.Loop() {
+					k.fn(dst, c.data, c.tileBytes(), active)
+				}
+				perOp := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(float64(m*len(active))/perOp/1e9, "GB/s")
+			})
+		}
 	}
 }

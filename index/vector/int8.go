@@ -77,27 +77,38 @@ func (ix *Index) DefaultScan() Scan {
 	return ScanF32
 }
 
-// codes are the int8 form of the slab: row i, stride codes long, is
-// data[i*stride:(i+1)*stride] and approximates vector i divided by
-// scales[i].
+// codes are the int8 form of the slab, in tiles of tileRows rows (see
+// tileRows for the layout within a tile): row i is row i%tileRows of
+// tile i/tileRows, data[t*tileBytes():(t+1)*tileBytes()], and
+// approximates vector i divided by scales[i]. The rows of the last tile
+// beyond len(scales) are zero codes.
 type codes struct {
-	stride int
+	stride int // codes a row, pairs of dimensions
 	data   []int8
 	scales []float32
 }
 
+// tileBytes is the size of one tile.
+func (c *codes) tileBytes() int { return tileRows * c.stride }
+
+// tiles returns how many tiles n rows take.
+func tiles(n int) int { return (n + tileRows - 1) / tileRows }
+
 // add quantises vecs (rows of dim floats) onto the end of c, growing its
 // buffers from mem. Many rows (a store's segment at open) are shared out
-// among the CPUs: every open of an int8 store quantises all its vectors.
+// among the CPUs, in whole tiles: every open of an int8 store quantises
+// all its vectors.
 func (c *codes) add(mem *memory, vecs []float32, dim int) {
 	n := len(vecs) / dim
 	have := len(c.scales)
 	c.reserve(mem, have+n)
-	c.data = c.data[:(have+n)*c.stride]
+	c.data = c.data[:tiles(have+n)*c.tileBytes()]
 	c.scales = c.scales[:have+n]
 	rows := func(lo, hi int) {
+		row := make([]int8, c.stride)
 		for i := lo; i < hi; i++ {
-			c.scales[have+i] = quantize(c.data[(have+i)*c.stride:(have+i+1)*c.stride], vecs[i*dim:(i+1)*dim])
+			c.scales[have+i] = quantize(row, vecs[i*dim:(i+1)*dim])
+			c.put(have+i, row)
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), n*dim/parallelQuantize)
@@ -105,11 +116,29 @@ func (c *codes) add(mem *memory, vecs []float32, dim int) {
 		rows(0, n)
 		return
 	}
+	// Cut at tile boundaries (of the whole slab), so that no two workers
+	// write into one tile's cache lines.
+	cut := func(w int) int {
+		if w == workers {
+			return n
+		}
+		return max(0, (have+w*n/workers)/tileRows*tileRows-have)
+	}
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Go(func() { rows(w*n/workers, (w+1)*n/workers) })
+		wg.Go(func() { rows(cut(w), cut(w+1)) })
 	}
 	wg.Wait()
+}
+
+// put writes the codes of row i into its tile, pair by pair.
+func (c *codes) put(i int, row []int8) {
+	tile := c.data[i/tileRows*c.tileBytes():]
+	at := 2 * (i % tileRows)
+	for p := 0; p < c.stride; p += 2 {
+		tile[at], tile[at+1] = row[p], row[p+1]
+		at += columnBytes
+	}
 }
 
 // parallelQuantize is the number of components below which add quantises
@@ -118,8 +147,8 @@ const parallelQuantize = 32 << 10
 
 // reserve makes room for n rows without another allocation.
 func (c *codes) reserve(mem *memory, n int) {
-	if n*c.stride > cap(c.data) {
-		grown := mem.bytes(max(n, 2*len(c.scales)) * c.stride)
+	if need := tiles(n) * c.tileBytes(); need > cap(c.data) {
+		grown := mem.bytes(max(need, 2*len(c.data)))
 		copy(grown, c.data)
 		c.data = grown[:len(c.data)]
 	}
@@ -133,8 +162,12 @@ func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 	c := ix.codes
 	qc := make([]int16, c.stride)
 	qscale := queryCodes(qc, q)
+	query := activePairs(qc)
 	depth := min(RescoreDepth(k), len(ix.slots))
-	cands := ix.fanOut(c.stride, depth, func(s *scratch, lo, hi int) { ix.scanInt8(s, qc, qscale, lo, hi, match) })
+	// A row's scan reads len(query) bytes of codes (two a pair), which
+	// sets the workers: a sparse query over 100k rows is scanned on the
+	// calling goroutine, leaving the other cores to the BM25 arm.
+	cands := ix.fanOut(len(query), depth, func(s *scratch, lo, hi int) { ix.scanInt8(s, query, qscale, lo, hi, match) })
 	cands = ix.prune(cands, k, qc, qscale)
 	if err := ix.rescore(cands, q); err != nil {
 		return nil, err
@@ -143,24 +176,33 @@ func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 	return cands[:min(k, len(cands))], nil
 }
 
+// scanTiles is how many tiles scanInt8 scores at a time: 64 KiB of
+// int32 sums at most, beside a few hundred KiB of codes.
+const scanTiles = 16
+
 // scanInt8 is scan for the int8 codes: approximate scores, scaled back
-// to cosines, into s.top.
-func (ix *Index) scanInt8(s *scratch, qc []int16, qscale float32, lo, hi int, match Match) {
+// to cosines, into s.top. fanOut's chunks are whole tiles, but for the
+// slab's last; a range that starts inside a tile costs that tile's
+// scoring twice, not a wrong score.
+func (ix *Index) scanInt8(s *scratch, query []int32, qscale float32, lo, hi int, match Match) {
 	c := ix.codes
-	step := blockRows(c.stride / 4) // the same bytes a block as the f32 scan's
-	if len(s.dots) < step {
-		s.dots = make([]int32, step)
+	tb := c.tileBytes()
+	if len(s.dots) < scanTiles*tileRows {
+		s.dots = make([]int32, scanTiles*tileRows)
 	}
-	for start := lo; start < hi; start += step {
-		end := min(start+step, hi)
-		dots := s.dots[:end-start]
-		ix.int8k(dots, c.data[start*c.stride:end*c.stride], qc)
-		scales := c.scales[start:end]
-		for i, d := range dots {
-			if score, ord := float32(d)*scales[i]*qscale, uint64(start+i); s.top.admits(score, ord) {
+	for start := lo; start < hi; {
+		first := start / tileRows
+		end := min((first+scanTiles)*tileRows, hi)
+		last := tiles(end)
+		dots := s.dots[:(last-first)*tileRows]
+		ix.int8k(dots, c.data[first*tb:last*tb], tb, query)
+		dots = dots[start-first*tileRows:]
+		for i, scale := range c.scales[start:end] {
+			if score, ord := float32(dots[i])*scale*qscale, uint64(start+i); s.top.admits(score, ord) {
 				ix.take(s, ord, score, match)
 			}
 		}
+		start = end
 	}
 }
 

@@ -12,47 +12,63 @@ import (
 )
 
 // TestInt8KernelsAgree checks the SIMD int8 kernel against the pure-Go
-// twin and a 64-bit reference on random codes, extreme ones included:
-// integer sums must agree exactly.
+// twin and a 64-bit reference over row-major codes, on random codes laid
+// out in tiles by codes.put, extreme ones included, and on queries from
+// dense to empty: integer sums must agree exactly.
 func TestInt8KernelsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 1))
-	for _, stride := range []int{16, 32, 48, 384, 400, 1024} {
-		for _, rows := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 33, 256} {
-			codes := make([]int8, rows*stride)
+	for _, stride := range []int{2, 16, 48, 384, 400, 1024} {
+		for _, rows := range []int{0, 1, 63, 64, 65, 200} {
+			c := &codes{stride: stride, data: make([]int8, tiles(rows)*tileRows*stride)}
+			flat := make([]int8, rows*stride)
 			q := make([]int16, stride)
 			top := queryMax(stride)
-			for trial := range 4 {
-				for i := range codes {
-					codes[i] = int8(rng.IntN(2*codeMax+1) - codeMax)
+			for trial := range 6 {
+				for i := range flat {
+					flat[i] = int8(rng.IntN(2*codeMax+1) - codeMax)
 					if trial == 1 { // extremes: the largest sums
-						codes[i] = codeMax
+						flat[i] = codeMax
 					}
+				}
+				for i := range rows {
+					c.put(i, flat[i*stride:(i+1)*stride])
 				}
 				for j := range q {
-					q[j] = int16(rng.IntN(2*top+1) - top)
-					if trial == 1 {
+					switch trial {
+					case 1:
 						q[j] = int16(top)
-					}
-					if trial == 2 {
+					case 2:
 						q[j] = int16(-top)
+					case 3: // sparse, as the built-in embedder's queries
+						q[j] = 0
+						if rng.IntN(12) == 0 {
+							q[j] = int16(rng.IntN(2*top+1) - top)
+						}
+					case 4:
+						q[j] = 0
+					default:
+						q[j] = int16(rng.IntN(2*top+1) - top)
 					}
 				}
-				want := make([]int32, rows)
-				for i := range want {
+				want := make([]int32, tiles(rows)*tileRows)
+				for i := range rows {
 					var s int64
 					for j := range stride {
-						s += int64(codes[i*stride+j]) * int64(q[j])
+						s += int64(flat[i*stride+j]) * int64(q[j])
 					}
 					want[i] = int32(s)
 				}
-				label := fmt.Sprintf("stride=%d rows=%d trial=%d", stride, rows, trial)
-				got := make([]int32, rows)
-				dotsInt8Go(got, codes, q)
+				query := activePairs(q)
+				label := fmt.Sprintf("stride=%d rows=%d trial=%d pairs=%d", stride, rows, trial, len(query)/2)
+				got := make([]int32, len(want))
+				dotsInt8Go(got, c.data, c.tileBytes(), query)
 				if !slices.Equal(got, want) {
 					t.Fatalf("%s: go kernel %v, want %v", label, got, want)
 				}
-				clear(got)
-				int8Scan(got, codes, q)
+				for i := range got {
+					got[i] = int32(rng.Uint32()) // the kernels must overwrite, not add
+				}
+				int8Scan(got, c.data, c.tileBytes(), query)
 				if !slices.Equal(got, want) {
 					t.Fatalf("%s: %s kernel %v, want %v", label, int8KernelName, got, want)
 				}
@@ -330,7 +346,7 @@ func TestPruneKeepsTopK(t *testing.T) {
 					}
 					qc := make([]int16, ix.codes.stride)
 					qscale := queryCodes(qc, q)
-					all := ix.fanOut(ix.codes.stride, RescoreDepth(k), func(s *scratch, lo, hi int) { ix.scanInt8(s, qc, qscale, lo, hi, nil) })
+					all := ix.fanOut(ix.codes.stride, RescoreDepth(k), func(s *scratch, lo, hi int) { ix.scanInt8(s, activePairs(qc), qscale, lo, hi, nil) })
 					pruned += len(all) - len(ix.prune(slices.Clone(all), k, qc, qscale))
 					if err := ix.rescore(all, q); err != nil {
 						t.Fatal(err)
@@ -386,5 +402,40 @@ func TestPeakAbs(t *testing.T) {
 	}
 	if got := peakAbs([]float32{float32(math.Copysign(0, -1)), 0}); got != 0 {
 		t.Errorf("signed zeros: %v", got)
+	}
+}
+
+// TestCodesTiles checks that codes.add lays out every row's codes in its
+// tile, whatever the batches (uneven, and large enough to be quantised on
+// several goroutines), and leaves the last tile's spare rows zero.
+func TestCodesTiles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(64, 2))
+	for _, dim := range []int{3, 384} {
+		c := &codes{stride: codeStride(dim)}
+		var mem memory
+		var all []float32
+		for _, n := range []int{1, 100, 1000, 37, 700} {
+			vecs := randomUnit(rng, n, dim)
+			c.add(&mem, vecs, dim)
+			all = append(all, vecs...)
+		}
+		rows := len(all) / dim
+		if len(c.scales) != rows || len(c.data) != tiles(rows)*c.tileBytes() {
+			t.Fatalf("dim %d: %d scales and %d bytes for %d rows", dim, len(c.scales), len(c.data), rows)
+		}
+		want := make([]int8, c.stride)
+		for i := range tiles(rows) * tileRows {
+			clear(want)
+			if i < rows {
+				quantize(want, all[i*dim:(i+1)*dim])
+			}
+			tile := c.data[i/tileRows*c.tileBytes():]
+			for j := range c.stride {
+				if got := tile[j/2*columnBytes+2*(i%tileRows)+j%2]; got != want[j] {
+					t.Fatalf("dim %d: row %d code %d is %d, want %d", dim, i, j, got, want[j])
+				}
+			}
+		}
+		mem.release()
 	}
 }

@@ -1,29 +1,68 @@
 package vector
 
-// An int8Kernel writes into dst[i] the integer dot product of row i of
-// codes (len(dst) rows of len(q) codes each, row-major) with the query
-// codes q. len(q) is a multiple of 16 (see codeStride) and the sums fit
-// in int32 (see queryMax), so every kernel gives the same exact result.
-type int8Kernel func(dst []int32, codes []int8, q []int16)
+// The int8 codes are kept in tiles of tileRows rows, dimension pair by
+// dimension pair: pair p (dimensions 2p and 2p+1) of the tile's rows is
+// one column of 2*tileRows codes, row r's two codes at 2r and 2r+1. A
+// query then reads only the columns of the pairs where it has a non-zero
+// code (see doc.go, "Tiles").
+const tileRows = 64
+
+// columnBytes is the size of one pair's column in a tile: two cache
+// lines.
+const columnBytes = 2 * tileRows
+
+// An int8Kernel writes into dst[tileRows*t+r] the integer dot product of
+// row r of tile t of tiles (len(dst)/tileRows tiles of tileBytes codes
+// each) with the query, given as its active pairs: query holds, for each
+// pair with a non-zero code, the byte offset of the pair's column in a
+// tile (p*columnBytes) followed by the pair's two codes packed in one
+// int32 (the even dimension's in the low 16 bits). The sums fit in int32
+// (see queryMax), so every kernel gives the same exact result. len(dst)
+// is a multiple of tileRows.
+type int8Kernel func(dst []int32, tiles []int8, tileBytes int, query []int32)
 
 // codeStride is the length of a stored code row for vectors of dim
-// floats: dim rounded up to a multiple of 16, the kernels' step, with
-// zero codes as padding.
-func codeStride(dim int) int { return (dim + 15) &^ 15 }
+// floats: dim rounded up to an even number, whole pairs, with a zero code
+// as padding.
+func codeStride(dim int) int { return (dim + 1) &^ 1 }
+
+// activePairs returns the query codes qc (a row's stride of them) as an
+// int8Kernel's query: the pairs where qc has a non-zero code. A query's
+// zero codes add nothing to any dot product, so the kernels skip their
+// columns; a sparse query (the built-in embedder's short queries set some
+// 30 of 384 dimensions) reads a fraction of the codes.
+func activePairs(qc []int16) []int32 {
+	query := make([]int32, 0, len(qc))
+	for p := 0; p < len(qc)/2; p++ {
+		if a, b := qc[2*p], qc[2*p+1]; a != 0 || b != 0 {
+			query = append(query, int32(p*columnBytes), int32(uint16(a))|int32(b)<<16)
+		}
+	}
+	return query
+}
+
+// CodeBytesRead is how many bytes of each row's codes an int8 scan for q
+// reads: two for each pair of dimensions where q's codes are not both
+// zero.
+func CodeBytesRead(q []float32) int {
+	qc := make([]int16, codeStride(len(q)))
+	queryCodes(qc, q)
+	return len(activePairs(qc))
+}
 
 // dotsInt8Go is the pure-Go twin of the SIMD int8 kernel.
-func dotsInt8Go(dst []int32, codes []int8, q []int16) {
-	stride := len(q)
-	for i := range dst {
-		row := codes[i*stride : (i+1)*stride]
-		var s0, s1, s2, s3 int32
-		for j := 0; j < stride; j += 4 {
-			s0 += int32(row[j]) * int32(q[j])
-			s1 += int32(row[j+1]) * int32(q[j+1])
-			s2 += int32(row[j+2]) * int32(q[j+2])
-			s3 += int32(row[j+3]) * int32(q[j+3])
+func dotsInt8Go(dst []int32, tiles []int8, tileBytes int, query []int32) {
+	for t := range len(dst) / tileRows {
+		acc := dst[t*tileRows : (t+1)*tileRows]
+		clear(acc)
+		tile := tiles[t*tileBytes : (t+1)*tileBytes]
+		for i := 0; i < len(query); i += 2 {
+			col := tile[query[i] : query[i]+columnBytes]
+			qa, qb := int32(int16(query[i+1])), query[i+1]>>16
+			for r := range acc {
+				acc[r] += int32(col[2*r])*qa + int32(col[2*r+1])*qb
+			}
 		}
-		dst[i] = (s0 + s1) + (s2 + s3)
 	}
 }
 
@@ -35,7 +74,8 @@ var (
 )
 
 // CodeBytes is the memory one vector of dim floats takes in an int8
-// scan: its code row (dim rounded up to 16 bytes), without the scale.
+// scan: its codes (dim rounded up to an even number), without the scale
+// and without the padding of the last, partly filled tile.
 func CodeBytes(dim int) int { return codeStride(dim) }
 
 // KernelName names the kernel a scan of vectors of dim floats runs on

@@ -2,17 +2,17 @@ package vector
 
 import "golang.org/x/sys/cpu"
 
-// dotsInt8AVX2 is dotsInt8Go in AVX2 (kernel_int8_amd64.s): four rows at
-// a time share each load of the query, rows are widened to 16 bits with
-// VPMOVSXBW and multiplied and pair-summed with VPMADDWD into 32-bit
-// lanes, and the group two ahead is prefetched (PREFETCHT0; without it
-// the scan took 4.4-5 ms instead of 3.1-3.5 ms over 100k x 384 on the
-// 2-core Zen 3 machine, whose hardware prefetcher does not run far
-// enough ahead of four interleaved row streams). It needs len(codes) >= len(dst)*len(q) and len(q) a positive
-// multiple of 16.
+// dotsInt8AVX2 is dotsInt8Go in AVX2 (kernel_int8_amd64.s): a tile's 64
+// sums live in eight YMM registers while the kernel walks the query's
+// active pairs; each pair's column (128 codes, two cache lines) is
+// widened to 16 bits with VPMOVSXBW and multiplied by the pair's two
+// query codes, broadcast, with VPMADDWD, which adds the two products of
+// a row into its 32-bit lane. The same column two tiles ahead is
+// prefetched (PREFETCHT0): a sparse query's columns are scattered over
+// the tile, a pattern the hardware prefetcher does not follow.
 //
 //go:noescape
-func dotsInt8AVX2(dst []int32, codes []int8, q []int16)
+func dotsInt8AVX2(dst []int32, tiles []int8, tileBytes int, query []int32)
 
 func init() {
 	if cpu.X86.HasAVX2 {

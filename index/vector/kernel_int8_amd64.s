@@ -1,84 +1,79 @@
 #include "textflag.h"
 
-// func dotsInt8AVX2(dst []int32, codes []int8, q []int16)
-TEXT ·dotsInt8AVX2(SB), NOSPLIT, $0-72
+// func dotsInt8AVX2(dst []int32, tiles []int8, tileBytes int, query []int32)
+TEXT ·dotsInt8AVX2(SB), NOSPLIT, $0-80
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), CX
-	MOVQ codes_base+24(FP), SI
-	MOVQ q_base+48(FP), DX
-	MOVQ q_len+56(FP), BX
+	MOVQ tiles_base+24(FP), SI
+	MOVQ tileBytes+48(FP), BX
+	MOVQ query_base+56(FP), DX
+	MOVQ query_len+64(FP), R8
+	SHRQ $6, CX // tiles of 64 rows
 
-four:
-	CMPQ CX, $4
-	JLT  one
+tile:
+	TESTQ CX, CX
+	JEQ   done
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	LEAQ (SI)(BX*8), R11 // two groups of four rows ahead
-	XORQ AX, AX
-
-fourLoop:
-	// One cache line of the group two ahead per 16 codes of each row:
-	// its 4 x stride bytes are fetched over this group's stride/16
-	// steps, 3 KiB ahead for stride 384.
-	PREFETCHT0 (R11)(AX*4)
-	VMOVDQU   (DX)(AX*2), Y4
-	VPMOVSXBW (SI)(AX*1), Y5
-	VPMOVSXBW (R8)(AX*1), Y6
-	VPMOVSXBW (R9)(AX*1), Y7
-	VPMOVSXBW (R10)(AX*1), Y8
-	VPMADDWD  Y4, Y5, Y5
-	VPMADDWD  Y4, Y6, Y6
-	VPMADDWD  Y4, Y7, Y7
-	VPMADDWD  Y4, Y8, Y8
-	VPADDD    Y5, Y0, Y0
-	VPADDD    Y6, Y1, Y1
-	VPADDD    Y7, Y2, Y2
-	VPADDD    Y8, Y3, Y3
-	ADDQ      $16, AX
-	CMPQ      AX, BX
-	JLT       fourLoop
-
-	// Horizontal sums: lane i of X0 becomes the sum of Yi.
-	VPHADDD      Y1, Y0, Y0
-	VPHADDD      Y3, Y2, Y2
-	VPHADDD      Y2, Y0, Y0
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VMOVDQU      X0, (DI)
-	ADDQ         $16, DI
-	LEAQ         (R10)(BX*1), SI
-	SUBQ         $4, CX
-	JMP          four
-
-one:
-	TESTQ CX, CX
-	JEQ   done
-	VPXOR Y0, Y0, Y0
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	LEAQ  (SI)(BX*2), R10 // the tile two ahead, for prefetching
 	XORQ  AX, AX
 
-oneLoop:
-	VMOVDQU   (DX)(AX*2), Y4
-	VPMOVSXBW (SI)(AX*1), Y5
-	VPMADDWD  Y4, Y5, Y5
-	VPADDD    Y5, Y0, Y0
-	ADDQ      $16, AX
-	CMPQ      AX, BX
-	JLT       oneLoop
+pair:
+	CMPQ AX, R8
+	JGE  sum
+	// The pair's column: offset query[AX], codes query[AX+1].
+	MOVLQSX      (DX)(AX*4), R9
+	VPBROADCASTD 4(DX)(AX*4), Y8
+	PREFETCHT0   (R10)(R9*1)
+	PREFETCHT0   64(R10)(R9*1)
+	LEAQ         (SI)(R9*1), R11
+	VPMOVSXBW    (R11), Y9
+	VPMOVSXBW    16(R11), Y10
+	VPMOVSXBW    32(R11), Y11
+	VPMOVSXBW    48(R11), Y12
+	VPMADDWD     Y8, Y9, Y9
+	VPMADDWD     Y8, Y10, Y10
+	VPMADDWD     Y8, Y11, Y11
+	VPMADDWD     Y8, Y12, Y12
+	VPADDD       Y9, Y0, Y0
+	VPADDD       Y10, Y1, Y1
+	VPADDD       Y11, Y2, Y2
+	VPADDD       Y12, Y3, Y3
+	VPMOVSXBW    64(R11), Y9
+	VPMOVSXBW    80(R11), Y10
+	VPMOVSXBW    96(R11), Y11
+	VPMOVSXBW    112(R11), Y12
+	VPMADDWD     Y8, Y9, Y9
+	VPMADDWD     Y8, Y10, Y10
+	VPMADDWD     Y8, Y11, Y11
+	VPMADDWD     Y8, Y12, Y12
+	VPADDD       Y9, Y4, Y4
+	VPADDD       Y10, Y5, Y5
+	VPADDD       Y11, Y6, Y6
+	VPADDD       Y12, Y7, Y7
+	ADDQ         $2, AX
+	JMP          pair
 
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPHADDD      X0, X0, X0
-	VPHADDD      X0, X0, X0
-	MOVL         X0, (DI)
-	ADDQ         $4, DI
-	ADDQ         BX, SI
-	DECQ         CX
-	JMP          one
+sum:
+	// Row 8j+i's sum is lane i of Yj.
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU Y7, 224(DI)
+	ADDQ    $256, DI
+	ADDQ    BX, SI
+	DECQ    CX
+	JMP     tile
 
 done:
 	VZEROUPPER

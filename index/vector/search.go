@@ -89,11 +89,13 @@ func (ix *Index) SearchWith(q []float32, k int, match Match, scan Scan) ([]Hit, 
 // another process) leaves the chunks it has not reached to the others
 // instead of holding up the search with half the slab. Every worker's
 // heap keeps the best k of what it scanned, so the merge gives the same
-// hits however the chunks fell.
+// hits however the chunks fell. Chunks are whole int8 tiles (tileRows
+// slots), which the f32 scan does not need but does not mind.
 func (ix *Index) fanOut(rowBytes, k int, scan func(s *scratch, lo, hi int)) []Hit {
 	n := len(ix.slots)
 	w := ix.workersFor(n, rowBytes)
 	chunk := max(1, (n+w*chunksPerWorker-1)/(w*chunksPerWorker))
+	chunk = (chunk + tileRows - 1) / tileRows * tileRows
 	var next atomic.Int64
 	work := func(s *scratch) {
 		for {

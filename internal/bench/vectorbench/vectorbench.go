@@ -30,7 +30,8 @@ type Result struct {
 	Bandwidth    float64 // measured streaming read bandwidth, GB/s
 	FloorMs      float64 // bytes scanned / Bandwidth
 	Ratio        float64 // MsPerQuery / FloorMs
-	BytesScanned int64
+	BytesScanned int64   // the slab's bytes: floats, or int8 codes
+	CodesRead    int64   // int8: the median bytes of codes a query reads (see vector.CodeBytesRead)
 	Rescore      int     // int8 candidates rescored exactly (0 for f32)
 	Recall       float64 // mean recall@10 against the exact f32 scan (1 for f32)
 }
@@ -100,10 +101,15 @@ func Run(cfg Config) Result {
 	r.Ratio = r.MsPerQuery / r.FloorMs
 	if scan == vector.ScanInt8 {
 		var sum float64
+		read := make([]int64, queries)
 		for i := range queries {
-			sum += recall(search(i), exact.Search(qs[i*dim:(i+1)*dim], 10, nil))
+			q := qs[i*dim : (i+1)*dim]
+			sum += recall(search(i), exact.Search(q, 10, nil))
+			read[i] = int64(n) * int64(vector.CodeBytesRead(q))
 		}
 		r.Recall = sum / float64(queries)
+		slices.Sort(read)
+		r.CodesRead = read[len(read)/2]
 	}
 	return r
 }
@@ -116,6 +122,7 @@ func (r Result) String() string {
 	s += fmt.Sprintf("scan: %.3f ms/query (median), %.1f MB scanned, %.1f GB/s\n", r.MsPerQuery, float64(r.BytesScanned)/1e6, r.GBPerS)
 	s += fmt.Sprintf("memory floor: %.3f ms; scan/floor %.2fx\n", r.FloorMs, r.Ratio)
 	if r.Rescore > 0 {
+		s += fmt.Sprintf("int8 codes read: %.1f MB a query (median; the pairs of dimensions where the query is zero are skipped)\n", float64(r.CodesRead)/1e6)
 		s += fmt.Sprintf("int8+rescore %d: recall@10 vs exact f32 %.4f\n", r.Rescore, r.Recall)
 	}
 	return s
