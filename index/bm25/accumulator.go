@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -33,7 +33,7 @@ const skipRatio = 4
 type accumulator struct {
 	segs    []*scorch.SegmentSnapshot
 	dicts   []segment.TermDictionary // of the text field, by segment
-	offsets []uint64                 // by segment
+	offsets []uint64                 // by segment, then the number of chunks
 	terms   int                      // in the query
 	sum     []float64
 	matched []uint8  // query terms held, for the coordination factor
@@ -47,6 +47,15 @@ type accumulator struct {
 	// admits; scores are kept for those only.
 	admitted []uint64
 	scores   []float64 // scratch
+	bits     []uint64  // scratch, for sortDocs
+	// norms caches lengthNorm by zapx's norm bits (the chunk length),
+	// 0 where not yet known, for avgdl.
+	norms []float64
+	avgdl float64
+	// lists (by query term, then segment) and it are kept from query
+	// to query so that zapx can reuse their memory.
+	lists []segment.PostingsList
+	it    segment.PostingsIterator
 }
 
 var accumulators = sync.Pool{New: func() any { return new(accumulator) }}
@@ -65,12 +74,20 @@ func (a *accumulator) open(snap *scorch.IndexSnapshot) error {
 		a.offsets = append(a.offsets, total)
 		total += s.Segment().Count()
 	}
+	a.offsets = append(a.offsets, total)
 	if total > uint64(len(a.sum)) {
 		a.sum = make([]float64, total)
 		a.matched = make([]uint8, total)
 		a.holds = make([]uint16, total)
 	}
 	return nil
+}
+
+// setAvgdl readies the lengthNorm cache for avgdl.
+func (a *accumulator) setAvgdl(avgdl float64) {
+	if a.norms == nil || a.avgdl != avgdl {
+		a.norms, a.avgdl = make([]float64, cachedNorms), avgdl
+	}
 }
 
 // admit lists the chunks filter admits. bleve's searcher reports
@@ -106,16 +123,25 @@ func (a *accumulator) admit(ctx context.Context, snap *scorch.IndexSnapshot, m m
 	}
 }
 
-// postings fills t with the term's postings lists.
-func (a *accumulator) postings(t *termScorer, term string) error {
-	t.lists = make([]segment.PostingsList, len(a.segs))
-	for i, s := range a.segs {
-		pl, err := a.dicts[i].PostingsList([]byte(term), s.Deleted(), nil)
+// postings fills t, the query's i-th term, with the term's postings
+// lists, nil where a segment has none. zapx reuses the memory of the
+// lists an earlier query looked up.
+func (a *accumulator) postings(t *termScorer, i int, term string) error {
+	n := len(a.segs)
+	if need := (i + 1) * n; need > len(a.lists) {
+		a.lists = append(a.lists, make([]segment.PostingsList, need-len(a.lists))...)
+	}
+	t.lists, t.counts = make([]segment.PostingsList, n), make([]uint64, n)
+	for j, s := range a.segs {
+		pl, err := a.dicts[j].PostingsList([]byte(term), s.Deleted(), a.lists[i*n+j])
 		if err != nil {
 			return err
 		}
-		t.lists[i] = pl
-		t.df += pl.Count()
+		a.lists[i*n+j] = pl
+		if c := pl.Count(); c > 0 {
+			t.lists[j], t.counts[j] = pl, c
+			t.df += c
+		}
 	}
 	return nil
 }
@@ -142,12 +168,42 @@ func (a *accumulator) release() {
 	accumulators.Put(a)
 }
 
+// iterator returns an iterator over pl, reusing the last one's memory.
+func (a *accumulator) iterator(pl segment.PostingsList) segment.PostingsIterator {
+	a.it = pl.Iterator(true, true, false, a.it)
+	return a.it
+}
+
+// normBitser is implemented by zapx's postings: NormUint64 is the norm
+// as zapx stores it, the chunk's length, which Norm turns into bleve's.
+type normBitser interface{ NormUint64() uint64 }
+
+// cachedNorms is how many chunk lengths lengthNorm is cached for.
+const cachedNorms = 1024
+
+// lengthNorm is lengthNorm of p's norm, through a.norms: Norm's square
+// root and the divisions are paid once for each chunk length.
+func (a *accumulator) lengthNorm(p segment.Posting) float64 {
+	if nb, ok := p.(normBitser); ok {
+		if bits := nb.NormUint64(); bits < uint64(len(a.norms)) {
+			if a.norms[bits] == 0 { // lengthNorm is at least 1-b
+				a.norms[bits] = lengthNorm(p.Norm(), a.avgdl)
+			}
+			return a.norms[bits]
+		}
+	}
+	return lengthNorm(p.Norm(), a.avgdl)
+}
+
 // scoreAll adds t's score to every chunk that holds it.
 func (a *accumulator) scoreAll(ctx context.Context, t *termScorer) error {
 	for i, pl := range t.lists {
+		if pl == nil {
+			continue
+		}
 		off := a.offsets[i]
-		err := eachPosting(ctx, pl.Iterator(true, true, false, nil), func(p segment.Posting) {
-			a.add(off+p.Number(), t, t.score(p))
+		err := eachPosting(ctx, a.iterator(pl), func(p segment.Posting) {
+			a.add(off+p.Number(), t, t.score(p, a.lengthNorm(p)))
 		})
 		if err != nil {
 			return err
@@ -180,26 +236,29 @@ func (a *accumulator) final(d uint64) float64 {
 	return a.sum[d] * coord
 }
 
-// kthOf is the k-th best final score among docs (at least k of them).
-func (a *accumulator) kthOf(docs []uint64, k int) float64 {
+// kthOf is the k-th best final score among docs, when at least k of
+// them score floor or more (ok); the others are not looked at further.
+func (a *accumulator) kthOf(docs []uint64, k int, floor float64) (_ float64, ok bool) {
 	a.scores = a.scores[:0]
 	for _, d := range docs {
-		a.scores = append(a.scores, a.final(d))
+		if f := a.final(d); f >= floor {
+			a.scores = append(a.scores, f)
+		}
 	}
-	return kth(a.scores, k)
+	if len(a.scores) < k {
+		return 0, false
+	}
+	return kth(a.scores, k), true
 }
 
 // prune decides whether the terms left, rest, can still bring a chunk
 // not yet seen into the top k: such a chunk holds only terms of rest, so
-// it scores less than len(rest)/terms x the sum of their bounds. When
-// that is below theta, the k-th best score the chunks seen so far are
-// sure of (their scores only grow), it returns theta and true. It looks
-// only when the postings left outnumber the chunks seen, since only then
-// does skipping to those chunks pay.
+// it scores less than len(rest)/terms x the sum of their bounds, r. When
+// r is below theta, the k-th best score the chunks seen so far are sure
+// of (their scores only grow), it returns theta and true. It looks only
+// when the postings left outnumber the chunks seen, since only then does
+// skipping to those chunks pay.
 func (a *accumulator) prune(rest []termScorer, k int) (float64, bool) {
-	if len(a.touched) < k {
-		return 0, false
-	}
 	var left uint64
 	for i := range rest {
 		left += rest[i].df
@@ -207,8 +266,11 @@ func (a *accumulator) prune(rest []termScorer, k int) (float64, bool) {
 	if left <= uint64(len(a.touched)) {
 		return 0, false
 	}
-	theta := a.kthOf(a.touched, k)
-	return theta, reach(rest, 0, 0, a.terms) < theta
+	r := reach(rest, 0, 0, a.terms)
+	if theta, ok := a.kthOf(a.touched, k, r); ok && theta > r {
+		return theta, true
+	}
+	return 0, false
 }
 
 // reach bounds the final score of a chunk with partial sum sum over
@@ -227,20 +289,12 @@ func reach(rest []termScorer, sum float64, matched, terms int) float64 {
 // to the chunks kept when they are few, read in full otherwise.
 func (a *accumulator) complete(ctx context.Context, rest []termScorer, theta float64, k int) error {
 	a.pruned = true
-	if len(a.touched) > len(a.matched)/16 { // cheaper to scan than to sort
-		a.cands = a.cands[:0]
-		for d, m := range a.matched {
-			if m > 0 {
-				a.cands = append(a.cands, uint64(d))
-			}
-		}
-	} else {
-		a.cands = append(a.cands[:0], a.touched...)
-		slices.Sort(a.cands)
-	}
+	a.cands = a.sortDocs(a.cands[:0], a.touched)
 	for i := range rest {
 		if i > 0 {
-			theta = max(theta, a.kthOf(a.cands, k))
+			if own, ok := a.kthOf(a.cands, k, theta); ok {
+				theta = own
+			}
 		}
 		kept := a.cands[:0]
 		for _, d := range a.cands {
@@ -258,22 +312,37 @@ func (a *accumulator) complete(ctx context.Context, rest []termScorer, theta flo
 	return nil
 }
 
+// sortDocs appends docs, distinct chunk numbers, to dst in ascending
+// order, through a bitmap of the chunks.
+func (a *accumulator) sortDocs(dst, docs []uint64) []uint64 {
+	if n := (len(a.sum) + 63) / 64; len(a.bits) < n {
+		a.bits = make([]uint64, n)
+	}
+	for _, d := range docs {
+		a.bits[d/64] |= 1 << (d % 64)
+	}
+	for i, w := range a.bits {
+		for ; w != 0; w &= w - 1 {
+			dst = append(dst, uint64(i*64+bits.TrailingZeros64(w)))
+		}
+		a.bits[i] = 0
+	}
+	return dst
+}
+
 // scoreCands adds t's score to the candidates that hold it.
 func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 	cands := a.cands
 	for i, pl := range t.lists {
-		off, end := a.offsets[i], uint64(math.MaxUint64)
-		if i+1 < len(a.offsets) {
-			end = a.offsets[i+1]
-		}
+		off, end := a.offsets[i], a.offsets[i+1]
 		n := sort.Search(len(cands), func(j int) bool { return cands[j] >= end })
 		in := cands[:n]
 		cands = cands[n:]
-		if len(in) == 0 {
+		if len(in) == 0 || pl == nil {
 			continue
 		}
-		it := pl.Iterator(true, true, false, nil)
-		if uint64(skipRatio*len(in)) < pl.Count() { // skip to each candidate
+		it := a.iterator(pl)
+		if uint64(skipRatio*len(in)) < t.counts[i] { // skip to each candidate
 			var p segment.Posting
 			for j, d := range in {
 				if j%checkEvery == 0 {
@@ -291,14 +360,14 @@ func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 					}
 				}
 				if off+p.Number() == d {
-					a.add(d, t, t.score(p))
+					a.add(d, t, t.score(p, a.lengthNorm(p)))
 				}
 			}
 			continue
 		}
 		err := eachPosting(ctx, it, func(p segment.Posting) { // read all, keep the candidates
 			if d := off + p.Number(); a.matched[d] > 0 {
-				a.add(d, t, t.score(p))
+				a.add(d, t, t.score(p, a.lengthNorm(p)))
 			}
 		})
 		if err != nil {
@@ -320,13 +389,10 @@ func (a *accumulator) best(k int, terms []string) ([]Hit, error) {
 		doc   uint64
 		score float64
 	}
-	var cut float64
-	if len(docs) > k {
-		cut = a.kthOf(docs, k)
-	}
+	cut, _ := a.kthOf(docs, k, 0) // 0 (all) when fewer than k
 	var top []scored
 	for _, d := range docs {
-		if s := a.final(d); len(docs) <= k || s >= cut {
+		if s := a.final(d); s >= cut {
 			top = append(top, scored{d, s})
 		}
 	}

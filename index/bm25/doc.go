@@ -100,9 +100,12 @@
 // partial sums, with bleve's arithmetic operation for operation and in
 // bleve's order (terms by document frequency, query norm, score, sum,
 // coordination factor): the scores are bit-equal to bleve's, and
-// TestTopKAgreesWithBleve holds them so. A filter is applied as the set of
-// chunks it admits, listed first by bleve's unscored filter searcher, when
-// it is known to be selective: an = or IN condition on a keyword field
+// TestTopKAgreesWithBleve holds them so. The part of a term's score that
+// depends only on the chunk's length (a square root and two divisions,
+// the same operations) is cached by zapx's norm bits, which are the
+// length. A filter is applied as the set of chunks it admits, listed
+// first by bleve's unscored filter searcher, when it is known to be
+// selective: an = or IN condition on a keyword field
 // whose values at most a quarter of the chunks hold (a patient, a
 // document). A broad filter (two tiers of four, a time range alone) would
 // cost more to list than bleve's check of each chunk that holds a query

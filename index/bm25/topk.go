@@ -75,10 +75,9 @@ func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int, f base.F
 	// than 12 by insertion).
 	ts := make([]termScorer, len(terms))
 	for i, t := range terms {
-		if err := acc.postings(&ts[i], t); err != nil {
+		if err := acc.postings(&ts[i], i, t); err != nil {
 			return nil, 0, false, err
 		}
-		ts[i].avgdl = avgdl
 		ts[i].bit = 1 << slices.Index(uniq, t)
 	}
 	slices.SortStableFunc(ts, func(a, b termScorer) int { return cmp.Compare(a.df, b.df) })
@@ -94,6 +93,7 @@ func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int, f base.F
 	}
 
 	acc.terms = len(ts)
+	acc.setAvgdl(avgdl)
 	for j := range ts {
 		if j > 0 {
 			if theta, ok := acc.prune(ts[j:], k); ok {
@@ -137,31 +137,36 @@ func cardinality(st lengthStats, n uint64) int {
 // termScorer is one query term: its postings in each segment and its
 // part of the score.
 type termScorer struct {
-	lists  []segment.PostingsList // by segment, deleted chunks excepted
+	lists  []segment.PostingsList // by segment, deleted chunks excepted; nil if none
+	counts []uint64               // of lists' postings
 	df     uint64                 // live chunks that hold it
 	idf    float64
 	weight float64 // the query weight: idf x query norm
-	avgdl  float64
-	bit    uint16 // the term's in Hit.Holds
+	bit    uint16  // the term's in Hit.Holds
 }
 
 // score is bleve's BM25 score of a posting, operation for operation
-// (scorer.TermQueryScorer), so that sums come out bit-equal.
-func (t *termScorer) score(p segment.Posting) float64 {
+// (scorer.TermQueryScorer), so that sums come out bit-equal. lengthNorm
+// is lengthNorm of the posting's norm.
+func (t *termScorer) score(p segment.Posting, lengthNorm float64) float64 {
 	var tf float64
 	if freq := p.Frequency(); freq < scorer.MaxSqrtCache {
 		tf = scorer.SqrtCache[freq]
 	} else {
 		tf = math.Sqrt(float64(freq))
 	}
-	norm := p.Norm()
-	fieldLength := 1 / (norm * norm)
-	s := t.idf * (tf * search.BM25_k1) /
-		(tf + search.BM25_k1*(1-search.BM25_b+(search.BM25_b*fieldLength/t.avgdl)))
+	s := t.idf * (tf * search.BM25_k1) / (tf + search.BM25_k1*lengthNorm)
 	if t.weight != 1 {
 		s *= t.weight
 	}
 	return s
+}
+
+// lengthNorm is the part of score that depends on the chunk's length
+// alone, from its norm, as bleve computes it.
+func lengthNorm(norm, avgdl float64) float64 {
+	fieldLength := 1 / (norm * norm)
+	return 1 - search.BM25_b + (search.BM25_b * fieldLength / avgdl)
 }
 
 // bound is more than t's score in any chunk: tf x k1 / (tf + k1 x
