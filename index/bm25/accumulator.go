@@ -29,12 +29,17 @@ const skipRatio = 4
 
 // accumulator holds the partial scores of one query, by chunk number:
 // a segment's offset (the live and deleted chunks of the segments before
-// it) plus the chunk's number in the segment.
+// it) plus the chunk's number in the segment. sum and holds are
+// meaningful only where matched is not 0, the only entry release clears.
 type accumulator struct {
+	// snap is the snapshot segs, dicts and offsets were read from: a
+	// query on the same one (the index has not changed) reuses them.
+	snap    *scorch.IndexSnapshot
 	segs    []*scorch.SegmentSnapshot
 	dicts   []segment.TermDictionary // of the text field, by segment
 	offsets []uint64                 // by segment, then the number of chunks
 	terms   int                      // in the query
+	coords  []float64                // coordination factor by terms held
 	sum     []float64
 	matched []uint8  // query terms held, for the coordination factor
 	holds   []uint16 // which, as bits of Hit.Holds
@@ -62,6 +67,10 @@ var accumulators = sync.Pool{New: func() any { return new(accumulator) }}
 
 // open reads the segments of snap and sizes the score arrays.
 func (a *accumulator) open(snap *scorch.IndexSnapshot) error {
+	if snap == a.snap {
+		return nil
+	}
+	a.snap = nil
 	a.segs = snap.Segments()
 	a.dicts, a.offsets = a.dicts[:0], a.offsets[:0]
 	var total uint64
@@ -80,6 +89,7 @@ func (a *accumulator) open(snap *scorch.IndexSnapshot) error {
 		a.matched = make([]uint8, total)
 		a.holds = make([]uint16, total)
 	}
+	a.snap = snap
 	return nil
 }
 
@@ -152,19 +162,20 @@ func (a *accumulator) add(doc uint64, t *termScorer, s float64) {
 	}
 	if a.matched[doc] == 0 {
 		a.touched = append(a.touched, doc)
+		a.sum[doc], a.holds[doc] = s, t.bit // 0 + s, bit for bit
+	} else {
+		a.sum[doc] += s
+		a.holds[doc] |= t.bit
 	}
-	a.sum[doc] += s
 	a.matched[doc]++
-	a.holds[doc] |= t.bit
 }
 
 // release clears what the query touched and returns a to the pool.
 func (a *accumulator) release() {
 	for _, d := range a.touched {
-		a.sum[d], a.matched[d], a.holds[d] = 0, 0, 0
+		a.matched[d] = 0
 	}
-	a.touched, a.cands, a.pruned, a.segs, a.dicts = a.touched[:0], a.cands[:0], false, nil, a.dicts[:0]
-	a.admitted = nil
+	a.touched, a.cands, a.pruned, a.admitted = a.touched[:0], a.cands[:0], false, nil
 	accumulators.Put(a)
 }
 
@@ -232,8 +243,7 @@ func eachPosting(ctx context.Context, it segment.PostingsIterator, fn func(segme
 // final is d's score as bleve's disjunction gives it: the sum times the
 // coordination factor, the share of the query's terms d holds.
 func (a *accumulator) final(d uint64) float64 {
-	coord := float64(a.matched[d]) / float64(a.terms)
-	return a.sum[d] * coord
+	return a.sum[d] * a.coords[a.matched[d]]
 }
 
 // kthOf is the k-th best final score among docs, when at least k of
@@ -266,20 +276,20 @@ func (a *accumulator) prune(rest []termScorer, k int) (float64, bool) {
 	if left <= uint64(len(a.touched)) {
 		return 0, false
 	}
-	r := reach(rest, 0, 0, a.terms)
+	r := bounds(rest) * a.coords[len(rest)]
 	if theta, ok := a.kthOf(a.touched, k, r); ok && theta > r {
 		return theta, true
 	}
 	return 0, false
 }
 
-// reach bounds the final score of a chunk with partial sum sum over
-// matched terms that may also hold every term of rest.
-func reach(rest []termScorer, sum float64, matched, terms int) float64 {
-	for i := range rest {
-		sum += rest[i].bound()
+// bounds is the sum of the bounds of ts.
+func bounds(ts []termScorer) float64 {
+	var b float64
+	for i := range ts {
+		b += ts[i].bound()
 	}
-	return sum * (float64(matched+len(rest)) / float64(terms))
+	return b
 }
 
 // complete adds the scores of the terms left, rest, to the chunks seen
@@ -296,12 +306,14 @@ func (a *accumulator) complete(ctx context.Context, rest []termScorer, theta flo
 				theta = own
 			}
 		}
-		kept := a.cands[:0]
+		kept, b := a.cands[:0], bounds(rest[i:])
 		for _, d := range a.cands {
-			if reach(rest[i:], a.sum[d], int(a.matched[d]), a.terms) >= theta {
+			// d's bound: its partial sum plus the bounds of the terms
+			// left, at the coordination factor it would then have.
+			if m := a.matched[d]; (a.sum[d]+b)*a.coords[int(m)+len(rest)-i] >= theta {
 				kept = append(kept, d)
 			} else {
-				a.matched[d] = 0 // out of the running; release still clears it
+				a.matched[d] = 0 // out of the running
 			}
 		}
 		a.cands = kept

@@ -92,7 +92,10 @@ func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int, f base.F
 		ts[i].weight = ts[i].idf * norm
 	}
 
-	acc.terms = len(ts)
+	acc.terms, acc.coords = len(ts), acc.coords[:0]
+	for m := range len(ts) + 1 {
+		acc.coords = append(acc.coords, float64(m)/float64(len(ts)))
+	}
 	acc.setAvgdl(avgdl)
 	for j := range ts {
 		if j > 0 {
