@@ -15,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+	zap "github.com/blevesearch/zapx/v17"
 )
 
 // checkEvery is how many postings pass between looks at ctx.
@@ -36,10 +37,10 @@ type accumulator struct {
 	// query on the same one (the index has not changed) reuses them.
 	snap    *scorch.IndexSnapshot
 	segs    []*scorch.SegmentSnapshot
-	dicts   []segment.TermDictionary // of the text field, by segment
-	offsets []uint64                 // by segment, then the number of chunks
-	terms   int                      // in the query
-	coords  []float64                // coordination factor by terms held
+	dicts   []*zap.Dictionary // of the text field, by segment
+	offsets []uint64          // by segment, then the number of chunks
+	terms   int               // in the query
+	coords  []float64         // coordination factor by terms held
 	sum     []float64
 	matched []uint8  // query terms held, for the coordination factor
 	holds   []uint16 // which, as bits of Hit.Holds
@@ -59,25 +60,30 @@ type accumulator struct {
 	avgdl float64
 	// lists (by query term, then segment) and it are kept from query
 	// to query so that zapx can reuse their memory.
-	lists []segment.PostingsList
-	it    segment.PostingsIterator
+	lists []*zap.PostingsList
+	it    *zap.PostingsIterator
 }
 
 var accumulators = sync.Pool{New: func() any { return new(accumulator) }}
 
-// open reads the segments of snap and sizes the score arrays.
-func (a *accumulator) open(snap *scorch.IndexSnapshot) error {
+// open reads the segments of snap and sizes the score arrays. ok is
+// false if a segment is not a zapx v17 one.
+func (a *accumulator) open(snap *scorch.IndexSnapshot) (ok bool, err error) {
 	if snap == a.snap {
-		return nil
+		return true, nil
 	}
 	a.snap = nil
 	a.segs = snap.Segments()
 	a.dicts, a.offsets = a.dicts[:0], a.offsets[:0]
 	var total uint64
 	for _, s := range a.segs {
-		d, err := s.Segment().Dictionary(fieldText)
+		td, err := s.Segment().Dictionary(fieldText)
 		if err != nil {
-			return err
+			return false, err
+		}
+		d, ok := td.(*zap.Dictionary)
+		if !ok {
+			return false, nil
 		}
 		a.dicts = append(a.dicts, d)
 		a.offsets = append(a.offsets, total)
@@ -90,7 +96,7 @@ func (a *accumulator) open(snap *scorch.IndexSnapshot) error {
 		a.holds = make([]uint16, total)
 	}
 	a.snap = snap
-	return nil
+	return true, nil
 }
 
 // setAvgdl readies the lengthNorm cache for avgdl.
@@ -139,14 +145,15 @@ func (a *accumulator) admit(ctx context.Context, snap *scorch.IndexSnapshot, m m
 func (a *accumulator) postings(t *termScorer, i int, term string) error {
 	n := len(a.segs)
 	if need := (i + 1) * n; need > len(a.lists) {
-		a.lists = append(a.lists, make([]segment.PostingsList, need-len(a.lists))...)
+		a.lists = append(a.lists, make([]*zap.PostingsList, need-len(a.lists))...)
 	}
-	t.lists, t.counts = make([]segment.PostingsList, n), make([]uint64, n)
+	t.lists, t.counts = make([]*zap.PostingsList, n), make([]uint64, n)
 	for j, s := range a.segs {
-		pl, err := a.dicts[j].PostingsList([]byte(term), s.Deleted(), a.lists[i*n+j])
+		l, err := a.dicts[j].PostingsList([]byte(term), s.Deleted(), a.lists[i*n+j])
 		if err != nil {
 			return err
 		}
+		pl := l.(*zap.PostingsList)
 		a.lists[i*n+j] = pl
 		if c := pl.Count(); c > 0 {
 			t.lists[j], t.counts[j] = pl, c
@@ -180,28 +187,32 @@ func (a *accumulator) release() {
 }
 
 // iterator returns an iterator over pl, reusing the last one's memory.
-func (a *accumulator) iterator(pl segment.PostingsList) segment.PostingsIterator {
-	a.it = pl.Iterator(true, true, false, a.it)
+func (a *accumulator) iterator(pl *zap.PostingsList) *zap.PostingsIterator {
+	a.it = pl.Iterator(true, true, false, a.it).(*zap.PostingsIterator)
 	return a.it
 }
 
-// normBitser is implemented by zapx's postings: NormUint64 is the norm
-// as zapx stores it, the chunk's length, which Norm turns into bleve's.
-type normBitser interface{ NormUint64() uint64 }
+// posting is what Next or Advance returned, as zapx's type: nil at the
+// end of the postings.
+func posting(p segment.Posting, err error) (*zap.Posting, error) {
+	if p == nil || err != nil {
+		return nil, err
+	}
+	return p.(*zap.Posting), nil
+}
 
 // cachedNorms is how many chunk lengths lengthNorm is cached for.
 const cachedNorms = 1024
 
 // lengthNorm is lengthNorm of p's norm, through a.norms: Norm's square
-// root and the divisions are paid once for each chunk length.
-func (a *accumulator) lengthNorm(p segment.Posting) float64 {
-	if nb, ok := p.(normBitser); ok {
-		if bits := nb.NormUint64(); bits < uint64(len(a.norms)) {
-			if a.norms[bits] == 0 { // lengthNorm is at least 1-b
-				a.norms[bits] = lengthNorm(p.Norm(), a.avgdl)
-			}
-			return a.norms[bits]
+// root and the divisions are paid once for each chunk length, which is
+// what zapx stores as the norm (NormUint64).
+func (a *accumulator) lengthNorm(p *zap.Posting) float64 {
+	if bits := p.NormUint64(); bits < uint64(len(a.norms)) {
+		if a.norms[bits] == 0 { // lengthNorm is at least 1-b
+			a.norms[bits] = lengthNorm(p.Norm(), a.avgdl)
 		}
+		return a.norms[bits]
 	}
 	return lengthNorm(p.Norm(), a.avgdl)
 }
@@ -213,7 +224,7 @@ func (a *accumulator) scoreAll(ctx context.Context, t *termScorer) error {
 			continue
 		}
 		off := a.offsets[i]
-		err := eachPosting(ctx, a.iterator(pl), func(p segment.Posting) {
+		err := eachPosting(ctx, a.iterator(pl), func(p *zap.Posting) {
 			a.add(off+p.Number(), t, t.score(p, a.lengthNorm(p)))
 		})
 		if err != nil {
@@ -225,14 +236,14 @@ func (a *accumulator) scoreAll(ctx context.Context, t *termScorer) error {
 
 // eachPosting calls fn with every posting it yields, looking at ctx every
 // checkEvery postings.
-func eachPosting(ctx context.Context, it segment.PostingsIterator, fn func(segment.Posting)) error {
+func eachPosting(ctx context.Context, it *zap.PostingsIterator, fn func(*zap.Posting)) error {
 	for j := 0; ; j++ {
 		if j%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		p, err := it.Next()
+		p, err := posting(it.Next())
 		if err != nil || p == nil {
 			return err
 		}
@@ -355,7 +366,7 @@ func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 		}
 		it := a.iterator(pl)
 		if uint64(skipRatio*len(in)) < t.counts[i] { // skip to each candidate
-			var p segment.Posting
+			var p *zap.Posting
 			for j, d := range in {
 				if j%checkEvery == 0 {
 					if err := ctx.Err(); err != nil {
@@ -364,7 +375,7 @@ func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 				}
 				if p == nil || off+p.Number() < d {
 					var err error
-					if p, err = it.Advance(d - off); err != nil {
+					if p, err = posting(it.Advance(d - off)); err != nil {
 						return err
 					}
 					if p == nil {
@@ -377,7 +388,7 @@ func (a *accumulator) scoreCands(ctx context.Context, t *termScorer) error {
 			}
 			continue
 		}
-		err := eachPosting(ctx, it, func(p segment.Posting) { // read all, keep the candidates
+		err := eachPosting(ctx, it, func(p *zap.Posting) { // read all, keep the candidates
 			if d := off + p.Number(); a.matched[d] > 0 {
 				a.add(d, t, t.score(p, a.lengthNorm(p)))
 			}

@@ -11,7 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/scorer"
 	"github.com/blevesearch/bleve/v2/search/searcher"
-	segment "github.com/blevesearch/scorch_segment_api/v2"
+	zap "github.com/blevesearch/zapx/v17"
 
 	"github.com/medkb/medkb/internal/base"
 )
@@ -59,7 +59,7 @@ func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int, f base.F
 
 	acc := accumulators.Get().(*accumulator)
 	defer acc.release()
-	if err := acc.open(snap); err != nil {
+	if ok, err := acc.open(snap); err != nil || !ok {
 		return nil, 0, false, err
 	}
 	if len(f) > 0 {
@@ -140,9 +140,9 @@ func cardinality(st lengthStats, n uint64) int {
 // termScorer is one query term: its postings in each segment and its
 // part of the score.
 type termScorer struct {
-	lists  []segment.PostingsList // by segment, deleted chunks excepted; nil if none
-	counts []uint64               // of lists' postings
-	df     uint64                 // live chunks that hold it
+	lists  []*zap.PostingsList // by segment, deleted chunks excepted; nil if none
+	counts []uint64            // of lists' postings
+	df     uint64              // live chunks that hold it
 	idf    float64
 	weight float64 // the query weight: idf x query norm
 	bit    uint16  // the term's in Hit.Holds
@@ -151,7 +151,7 @@ type termScorer struct {
 // score is bleve's BM25 score of a posting, operation for operation
 // (scorer.TermQueryScorer), so that sums come out bit-equal. lengthNorm
 // is lengthNorm of the posting's norm.
-func (t *termScorer) score(p segment.Posting, lengthNorm float64) float64 {
+func (t *termScorer) score(p *zap.Posting, lengthNorm float64) float64 {
 	var tf float64
 	if freq := p.Frequency(); freq < scorer.MaxSqrtCache {
 		tf = scorer.SqrtCache[freq]
