@@ -99,7 +99,7 @@ const (
 func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate, error) {
 	start := time.Now()
 	q := x.question
-	t, err := x.readTopic(ctx, q)
+	t, err := x.topic.wait()
 	if err != nil {
 		return nil, err
 	}
