@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
 // mentionsByEach is Concept.Mentions as terms.each finds the spans, one
@@ -117,5 +119,26 @@ func BenchmarkMentions(b *testing.B) {
 	s := strings.Repeat("patients with a history of drug allergy and rash were treated; anaphylaxis was rare in the cohort. ", 7)
 	for b.Loop() {
 		c.Mentions(s)
+	}
+}
+
+// BenchmarkMentionsNFCorpus counts every concept's mentions in 660-byte
+// chunks of NFCorpus's test documents (lower-case English abstracts), one
+// Mentions call per op, cycling through chunks and concepts as the
+// relevance stage does through candidates and a question's concepts.
+func BenchmarkMentionsNFCorpus(b *testing.B) {
+	_, docs := shareddata.ReadTSV(b, shareddata.Path(b, "nfcorpus", "test.docs"))
+	var chunks []string
+	for _, d := range docs {
+		for len(d) >= 660 && len(chunks) < 400 {
+			chunks = append(chunks, d[:660])
+			d = d[660:]
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		Concepts[i%len(Concepts)].Mentions(chunks[i/len(Concepts)%len(chunks)])
+		i++
 	}
 }
