@@ -124,8 +124,5 @@ func (sc *literalScan) each(s, lower string, visit func(start, end int)) {
 // at reports whether the literal occurs in hay at byte i, as terms.each
 // accepts an occurrence: its text there, and the word boundaries it needs.
 func (lit *literal) at(hay string, i int) bool {
-	end := i + len(lit.text)
-	return strings.HasPrefix(hay[i:], lit.text) &&
-		!(lit.wordStart && i > 0 && isWordByte(hay[i-1])) &&
-		!(lit.wordEnd && end < len(hay) && isWordByte(hay[end]))
+	return strings.HasPrefix(hay[i:], lit.text) && lit.bounded(hay, i, i+len(lit.text))
 }
