@@ -89,7 +89,7 @@ func TestLiteralScan(t *testing.T) {
 			if want := spansByEach(s, c.names, c.members); !slices.Equal(got, want) {
 				t.Fatalf("%s in %q: scan found %v, terms.each %v", c.Name, s, got, want)
 			}
-			if got, want := c.Mentions(s), mentionsByEach(c, s); got != want {
+			if got, want := c.Mentions(NewText(s)), mentionsByEach(c, s); got != want {
 				t.Fatalf("%s.Mentions(%q) = %d, one literal at a time %d", c.Name, s, got, want)
 			}
 		}
@@ -118,7 +118,7 @@ func BenchmarkMentions(b *testing.B) {
 	}
 	s := strings.Repeat("patients with a history of drug allergy and rash were treated; anaphylaxis was rare in the cohort. ", 7)
 	for b.Loop() {
-		c.Mentions(s)
+		c.Mentions(NewText(s))
 	}
 }
 
@@ -146,7 +146,7 @@ func BenchmarkMentionsNFCorpus(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		Concepts[i%len(Concepts)].Mentions(chunks[i/len(Concepts)%len(chunks)])
+		Concepts[i%len(Concepts)].Mentions(NewText(chunks[i/len(Concepts)%len(chunks)]))
 		i++
 	}
 }
