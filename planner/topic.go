@@ -105,10 +105,15 @@ func (t *topic) coverage(txt string, holds func(unit int) bool) (share, concepts
 	if t.total == 0 {
 		return 0, 0
 	}
+	var folded clinical.Text // txt for Mentions, made at the first concept unit
+	made := false
 	for i, u := range t.units {
 		switch {
 		case u.concept != nil:
-			if m := u.concept.Mentions(txt); m > 0 {
+			if !made {
+				folded, made = clinical.NewText(txt), true
+			}
+			if m := u.concept.Mentions(folded); m > 0 {
 				share += u.weight
 				concepts += u.weight * float64(m) / float64(m+1)
 			}

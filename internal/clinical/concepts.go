@@ -16,13 +16,20 @@ type Concept struct {
 	scan           literalScan // names' and members' literals, for Mentions
 }
 
-// Mentions counts the places where s holds one of the concept's names or
+// Text is a text to count concepts' mentions in (Concept.Mentions), with
+// its lower-cased copy made once for all the concepts asked of it.
+type Text struct{ s, lower string }
+
+// NewText prepares s for Mentions.
+func NewText(s string) Text { return Text{s, asciiLower(s)} }
+
+// Mentions counts the places where t holds one of the concept's names or
 // members, overlapping ones once ("尿蛋白定量" holds 尿蛋白 and 蛋白定量).
 // The literal scan gives the occurrences in order of start, so that each
 // counts when it starts past the reach of those before it.
-func (c *Concept) Mentions(s string) int {
+func (c *Concept) Mentions(t Text) int {
 	n, reach := 0, -1
-	c.scan.each(s, asciiLower(s), func(start, end int) {
+	c.scan.each(t.s, t.lower, func(start, end int) {
 		if start >= reach {
 			n++
 		}

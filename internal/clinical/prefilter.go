@@ -72,11 +72,14 @@ func indexLiterals(rules []TextRule) *literalIndex {
 
 // build makes the automata.
 func (x *literalIndex) build() {
-	build := func(patterns []string, first int) automaton {
-		b := ahocorasick.NewAhoCorasickBuilder(ahocorasick.Opts{MatchKind: ahocorasick.StandardMatch, DFA: true})
-		return automaton{ac: b.Build(patterns), first: first, n: len(patterns)}
-	}
-	x.lower, x.exact = build(x.lowerList, 1), build(x.exactList, 1+len(x.lowerList))
+	x.lower, x.exact = newAutomaton(x.lowerList, 1), newAutomaton(x.exactList, 1+len(x.lowerList))
+}
+
+// newAutomaton builds a DFA over patterns for an overlapping search; the
+// id of pattern 0 is first.
+func newAutomaton(patterns []string, first int) automaton {
+	b := ahocorasick.NewAhoCorasickBuilder(ahocorasick.Opts{MatchKind: ahocorasick.StandardMatch, DFA: true})
+	return automaton{ac: b.Build(patterns), first: first, n: len(patterns)}
 }
 
 // find returns the set of literals that occur in s (lower is

@@ -54,7 +54,7 @@ func TestConceptMentions(t *testing.T) {
 		"Hemoglobin 9.1 g/dL, MCV 71 fL": 2,
 		"主诉：上腹痛":                         0,
 	} {
-		if got := anaemia.Mentions(text); got != want {
+		if got := anaemia.Mentions(NewText(text)); got != want {
 			t.Errorf("anaemia.Mentions(%q) = %d, want %d", text, got, want)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/medkb/medkb/internal/shareddata"
 )
 
 // mentionsByEach is Concept.Mentions as terms.each finds the spans, one
@@ -87,7 +89,7 @@ func TestLiteralScan(t *testing.T) {
 			if want := spansByEach(s, c.names, c.members); !slices.Equal(got, want) {
 				t.Fatalf("%s in %q: scan found %v, terms.each %v", c.Name, s, got, want)
 			}
-			if got, want := c.Mentions(s), mentionsByEach(c, s); got != want {
+			if got, want := c.Mentions(NewText(s)), mentionsByEach(c, s); got != want {
 				t.Fatalf("%s.Mentions(%q) = %d, one literal at a time %d", c.Name, s, got, want)
 			}
 		}
@@ -116,6 +118,78 @@ func BenchmarkMentions(b *testing.B) {
 	}
 	s := strings.Repeat("patients with a history of drug allergy and rash were treated; anaphylaxis was rare in the cohort. ", 7)
 	for b.Loop() {
-		c.Mentions(s)
+		c.Mentions(NewText(s))
+	}
+}
+
+// nfcorpusChunks cuts NFCorpus's test documents (lower-case English
+// abstracts) into up to 400 chunks of 660 bytes, the relevance stage's
+// candidates.
+func nfcorpusChunks(b *testing.B) []string {
+	_, docs := shareddata.ReadTSV(b, shareddata.Path(b, "nfcorpus", "test.docs"))
+	var chunks []string
+	for _, d := range docs {
+		for len(d) >= 660 && len(chunks) < 400 {
+			chunks = append(chunks, d[:660])
+			d = d[660:]
+		}
+	}
+	return chunks
+}
+
+// BenchmarkMentionsNFCorpus counts every concept's mentions in 660-byte
+// chunks of NFCorpus's test documents (lower-case English abstracts), one
+// Mentions call per op, cycling through chunks and concepts as the
+// relevance stage does through candidates and a question's concepts.
+func BenchmarkMentionsNFCorpus(b *testing.B) {
+	chunks := nfcorpusChunks(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		Concepts[i%len(Concepts)].Mentions(NewText(chunks[i/len(Concepts)%len(chunks)]))
+		i++
+	}
+}
+
+// BenchmarkMentionsAhoCorasick is BenchmarkMentionsNFCorpus's search done
+// by the Aho-Corasick library, as ruleLiterals searches: an overlapping
+// search of an automaton over a concept's distinct lower-case literals in
+// the lower-cased chunk and of one over its exact ones in the chunk. It
+// neither checks word boundaries nor counts, so it is the least that
+// Mentions would cost on the library (see literalScan).
+func BenchmarkMentionsAhoCorasick(b *testing.B) {
+	chunks := nfcorpusChunks(b)
+	type pair struct{ lower, exact automaton }
+	acs := make([]pair, len(Concepts))
+	for i := range Concepts {
+		var lower, exact []string
+		for _, lit := range Concepts[i].scan.lits {
+			list := &lower
+			if lit.exact {
+				list = &exact
+			}
+			if !slices.Contains(*list, lit.text) {
+				*list = append(*list, lit.text)
+			}
+		}
+		acs[i] = pair{newAutomaton(lower, 0), newAutomaton(exact, 0)}
+	}
+	b.ReportAllocs()
+	i, n := 0, 0
+	for b.Loop() {
+		a, s := &acs[i%len(Concepts)], chunks[i/len(Concepts)%len(chunks)]
+		for _, run := range []struct {
+			a   *automaton
+			hay string
+		}{{&a.lower, asciiLower(s)}, {&a.exact, s}} {
+			if run.a.n == 0 {
+				continue
+			}
+			it := run.a.ac.IterOverlapping(run.hay)
+			for m := it.Next(); m != nil; m = it.Next() {
+				n++
+			}
+		}
+		i++
 	}
 }

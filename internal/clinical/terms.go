@@ -87,8 +87,7 @@ func (t *terms) eachIn(s, lower string, found literalSet, visit func(start, end 
 			}
 			start, end := from+i, from+i+len(lit.text)
 			from = start + 1
-			if lit.wordStart && start > 0 && isWordByte(hay[start-1]) ||
-				lit.wordEnd && end < len(hay) && isWordByte(hay[end]) {
+			if !lit.bounded(hay, start, end) {
 				continue
 			}
 			if visit(start, end) {
@@ -114,6 +113,13 @@ func (t *terms) eachIn(s, lower string, found literalSet, visit func(start, end 
 		}
 	}
 	return false
+}
+
+// bounded reports whether an occurrence of the literal at hay[start:end]
+// has the word boundaries it needs.
+func (lit *literal) bounded(hay string, start, end int) bool {
+	return !(lit.wordStart && start > 0 && isWordByte(hay[start-1])) &&
+		!(lit.wordEnd && end < len(hay) && isWordByte(hay[end]))
 }
 
 // compileGated reads ":regexp" or "(gate|gate):regexp".
