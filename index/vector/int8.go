@@ -164,10 +164,7 @@ func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 	qscale := queryCodes(qc, q)
 	query := activePairs(qc)
 	depth := min(RescoreDepth(k), len(ix.slots))
-	// A row's scan reads len(query) bytes of codes (two a pair), which
-	// sets the workers: a sparse query over 100k rows is scanned on the
-	// calling goroutine, leaving the other cores to the BM25 arm.
-	cands := ix.fanOut(len(query), depth, func(s *scratch, lo, hi int) { ix.scanInt8(s, query, qscale, lo, hi, match) })
+	cands := ix.fanOut(c.stride, depth, func(s *scratch, lo, hi int) { ix.scanInt8(s, query, qscale, lo, hi, match) })
 	cands = ix.prune(cands, k, qc, qscale)
 	if err := ix.rescore(cands, q); err != nil {
 		return nil, err
@@ -197,9 +194,13 @@ func (ix *Index) scanInt8(s *scratch, query []int32, qscale float32, lo, hi int,
 		dots := s.dots[:(last-first)*tileRows]
 		ix.int8k(dots, c.data[first*tb:last*tb], tb, query)
 		dots = dots[start-first*tileRows:]
+		floor := s.top.floor()
 		for i, scale := range c.scales[start:end] {
-			if score, ord := float32(dots[i])*scale*qscale, uint64(start+i); s.top.admits(score, ord) {
-				ix.take(s, ord, score, match)
+			if score := float32(dots[i]) * scale * qscale; score >= floor {
+				if ord := uint64(start + i); s.top.admits(score, ord) {
+					ix.take(s, ord, score, match)
+					floor = s.top.floor()
+				}
 			}
 		}
 		start = end

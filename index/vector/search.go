@@ -164,9 +164,14 @@ func (ix *Index) scan(s *scratch, q []float32, lo, hi int, match Match) {
 		end := min(start+step, hi)
 		scores := s.scores[:end-start]
 		ix.kernel(scores, ix.vecs[start*dim:end*dim], q)
+		floor := s.top.floor()
 		for i, score := range scores {
+			if score < floor {
+				continue
+			}
 			if ord := uint64(start + i); s.top.admits(score, ord) {
 				ix.take(s, ord, score, match)
+				floor = s.top.floor()
 			}
 		}
 	}

@@ -1,5 +1,7 @@
 package vector
 
+import "math"
+
 // topK keeps the best k hits seen so far in a min-heap whose root is the
 // worst kept hit, so a candidate is tested against one value.
 type topK struct {
@@ -21,6 +23,17 @@ func worse(a, b Hit) bool {
 // admits reports whether a hit with this score and ordinal would be kept.
 func (t *topK) admits(score float32, ord uint64) bool {
 	return len(t.heap) < t.k || worse(t.heap[0], Hit{Ord: ord, Score: score})
+}
+
+// floor is the lowest score admits can accept: the worst kept hit's
+// once k are kept (admitted on a tie only by a smaller ordinal), -Inf
+// before. A scan tests each row's score against it and calls admits only
+// for the few that reach it.
+func (t *topK) floor() float32 {
+	if len(t.heap) < t.k {
+		return float32(math.Inf(-1))
+	}
+	return t.heap[0].Score
 }
 
 // push keeps h if it ranks among the best k.
