@@ -204,8 +204,17 @@ func (ix *Index) getScratch(k int) *scratch {
 }
 
 // take pushes the hit of a slot whose score s's top admits, when the
-// slot is alive and matches: slots are read only for such scores.
+// slot is alive and matches: slots are read only for such scores, and
+// not at all when every slot is alive and there is no Match (a store
+// with no deletes since its last rebuild). A scan admits a few thousand
+// scores on the way to its best hundreds, and reading each one's Slot, at
+// random in 4 MB of them for 100k slots, missed the cache every time: 0.2
+// ms of an int8 query's 1.8 ms of CPU.
 func (ix *Index) take(s *scratch, ord uint64, score float32, match Match) {
+	if match == nil && ix.live == len(ix.slots) {
+		s.top.push(Hit{Ord: ord, Score: score})
+		return
+	}
 	if slot := &ix.slots[ord]; slot.Alive && (match == nil || match(slot)) {
 		s.top.push(Hit{Ord: ord, Score: score})
 	}
