@@ -188,8 +188,8 @@ type ahead[T any] struct {
 	err  error
 }
 
-// start runs fn on a new goroutine.
-func start[T any](fn func() (T, error)) *ahead[T] {
+// goAhead runs fn on a new goroutine.
+func goAhead[T any](fn func() (T, error)) *ahead[T] {
 	a := &ahead[T]{done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
@@ -202,6 +202,18 @@ func start[T any](fn func() (T, error)) *ahead[T] {
 func (a *ahead[T]) wait() (T, error) {
 	<-a.done
 	return a.v, a.err
+}
+
+// settle waits for the work started ahead, which a run that fails before
+// using it leaves behind: a query returns only once nothing of it runs,
+// so that closing the DB or dropping an index after it is safe.
+func (x *execution) settle() {
+	if x.topic != nil {
+		<-x.topic.done
+	}
+	if x.vecs != nil {
+		<-x.vecs.done
+	}
 }
 
 func (x *execution) report(op string, in, out int, start time.Time, note string) {
@@ -226,6 +238,7 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 	x := &execution{p: p, env: env, clock: clk, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []Source{},
 		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}},
 		question: clinical.ReadQuestion(p.Query.Text, p.onePatient())}
+	defer x.settle()
 	if p.Gate != nil {
 		skip, err := x.runGate(ctx)
 		if err = clk.check(ctx, StageGate, err); err != nil {
@@ -236,7 +249,7 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 			return x.finish(), nil
 		}
 	}
-	x.topic = start(func() (topic, error) { return x.readTopic(ctx, x.question) })
+	x.topic = goAhead(func() (topic, error) { return x.readTopic(ctx, x.question) })
 	if p.Pack != nil || hasArm(p, "vector") {
 		vs, err := env.Embedder.Embed(ctx, []string{p.Query.Text})
 		if err != nil {
@@ -250,7 +263,7 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 	}
 	if p.Pack != nil {
 		ords := fusedOrds(fused)
-		x.vecs = start(func() (map[uint64][]float32, error) {
+		x.vecs = goAhead(func() (map[uint64][]float32, error) {
 			vecs, err := x.env.Vectors.Vectors(ords)
 			if err != nil {
 				return nil, err

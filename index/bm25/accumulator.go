@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -73,6 +74,11 @@ func (a *accumulator) open(snap *scorch.IndexSnapshot) (ok bool, err error) {
 		return true, nil
 	}
 	a.snap = nil
+	// The lists and iterator looked up in the old snapshot's segments
+	// hold those segments' data: drop them, so that a merge's old
+	// segments are not kept alive by a pooled scorer.
+	clear(a.lists)
+	a.it = nil
 	a.segs = snap.Segments()
 	a.dicts, a.offsets = a.dicts[:0], a.offsets[:0]
 	var total uint64
@@ -208,11 +214,11 @@ const cachedNorms = 1024
 // root and the divisions are paid once for each chunk length, which is
 // what zapx stores as the norm (NormUint64).
 func (a *accumulator) lengthNorm(p *zap.Posting) float64 {
-	if bits := p.NormUint64(); bits < uint64(len(a.norms)) {
-		if a.norms[bits] == 0 { // lengthNorm is at least 1-b
-			a.norms[bits] = lengthNorm(p.Norm(), a.avgdl)
+	if norm := p.NormUint64(); norm < uint64(len(a.norms)) {
+		if a.norms[norm] == 0 { // lengthNorm is at least 1-b
+			a.norms[norm] = lengthNorm(p.Norm(), a.avgdl)
 		}
-		return a.norms[bits]
+		return a.norms[norm]
 	}
 	return lengthNorm(p.Norm(), a.avgdl)
 }
@@ -412,7 +418,10 @@ func (a *accumulator) best(k int, terms []string) ([]Hit, error) {
 		doc   uint64
 		score float64
 	}
-	cut, _ := a.kthOf(docs, k, 0) // 0 (all) when fewer than k
+	cut, ok := a.kthOf(docs, k, math.Inf(-1))
+	if !ok { // k or fewer: all of them
+		cut = math.Inf(-1)
+	}
 	var top []scored
 	for _, d := range docs {
 		if s := a.final(d); s >= cut {

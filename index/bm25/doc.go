@@ -235,13 +235,14 @@
 // # Caveats
 //
 //   - The scorer keeps its partial sums in arrays indexed by chunk
-//     number, 11 bytes a chunk (deleted ones included) for each search
-//     running at once, reused through a pool: 1.1 MB for 100k chunks.
-//     A pooled scorer also keeps the snapshot it last read, with its
-//     segments' term dictionaries and the postings lists it looked up,
-//     so that the next search of an unchanged index skips opening them;
-//     they are let go when it is reused on a newer snapshot or the pool
-//     is emptied by the garbage collector.
+//     number, 11 bytes and a bit a chunk (deleted ones included) for
+//     each search running at once, plus 8 KB of cached length norms,
+//     reused through a pool: 1.1 MB for 100k chunks. A pooled scorer
+//     also keeps the snapshot it last read, with its segments' term
+//     dictionaries and the postings lists it looked up, so that the next
+//     search of an unchanged index skips opening them; they are let go
+//     when it is reused on a newer snapshot or the pool is emptied by
+//     the garbage collector.
 //   - Apply calls are serialised; Search runs concurrently with them and
 //     sees each batch entirely or not at all.
 //   - The length statistics count every chunk ever added, deleted ones

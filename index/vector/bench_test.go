@@ -223,6 +223,7 @@ func BenchmarkInt8KernelInCache(b *testing.B) {
 	m := scanTiles * tileRows
 	c := &codes{stride: codeStride(dim)}
 	var mem memory
+	defer mem.release()
 	c.add(&mem, randomUnit(rng, m, dim), dim)
 	q := make([]int16, c.stride)
 	queryCodes(q, randomUnit(rng, 1, dim))

@@ -79,24 +79,35 @@
 //     product, so a scan reads only the columns of the pairs where the
 //     query has a non-zero code (activePairs). The built-in embedder's
 //     queries are sparse (feature hashing of a few words: on the pipeline
-//     benchmark's queries some 31 of 384 dimensions, in 15% of the
-//     pairs), so a scan reads about a seventh of the codes; a dense
-//     query (a neural embedder's) reads them all, as row-major codes
-//     would. The integer sums are the same either way, so the layout
-//     changes no candidate. With row-major codes a query read every
-//     byte: 38.4 MB at 100k x 384, 1.6-1.8 ms on the reference machine.
+//     benchmark's queries some 31 of 384 dimensions, in 29 of the 192
+//     pairs), so a scan reads about a seventh of the codes; a dense query
+//     (a neural embedder's) reads them all, as row-major codes would. The
+//     integer sums are the same either way, so the layout changes no
+//     candidate. With row-major codes every query read every byte: 38.4
+//     MB at 100k x 384, 1.6-1.8 ms on the reference machine; a sparse
+//     query now reads 5.8 MB in about 0.65 ms on its two cores
+//     (BenchmarkSearchInt8100kx384, which rotates 64 queries so that none
+//     finds its columns still in cache). That scan is bound by the
+//     latency of its scattered column reads, not by bandwidth: columns of
+//     one dimension each (half the bytes, a shuffle to pair them in the
+//     kernel) and tiles of 1024 rows (2 KB columns, sums kept in memory)
+//     were each measured and gained nothing on two cores, and the second
+//     made dense scans 1.4-1.8x slower.
 //   - Kernel: dotsInt8AVX2 (kernel_int8_amd64.s) keeps a tile's 64 sums
 //     in eight registers while it walks the active pairs: each column is
 //     widened to 16 bits with VPMOVSXBW and multiplied by the pair's two
 //     query codes with VPMADDWD, which adds a row's two products into its
 //     int32 lane; the same column two tiles ahead is prefetched, since a
-//     sparse query's columns are scattered over a tile. Its pure-Go twin,
-//     dotsInt8Go, gives bit-identical integer sums, which a randomized
-//     test checks (extremes, and dense, sparse and empty queries,
-//     included). There is no AVX-512 (VNNI) path: the reference machine
-//     (Zen 3) has no AVX-512 to test it on, and a dense scan is bound by
-//     memory, not arithmetic (in cache the AVX2 kernel runs at about 24
-//     GB/s of codes a core).
+//     sparse query's columns are scattered over a tile (without it the
+//     sparse scan took 1.8 ms on one core instead of 1.0-1.3; two tiles
+//     ahead measured best among one to sixteen, and T0, T1, T2 and NTA
+//     prefetches alike). Its pure-Go twin, dotsInt8Go, gives
+//     bit-identical integer sums, which a randomized test checks
+//     (extremes, and dense, sparse and empty queries, included). There is
+//     no AVX-512 (VNNI) path: the reference machine (Zen 3) has no
+//     AVX-512 to test it on, and a dense scan is bound by memory, not
+//     arithmetic (in cache the AVX2 kernel runs at 24-36 GB/s of codes a
+//     core).
 //   - Rescore depth: with no rescoring beyond k (depth 10) recall@10
 //     against the exact scan was 0.986 on 100k random unit vectors and
 //     0.990 on 95k NFCorpus windows embedded by the built-in embedder;
@@ -111,8 +122,8 @@
 //     (TestPruneKeepsTopK). On the 100k NFCorpus store, k=50 rescoring
 //     reads 60-100 of its 200 candidates' vectors instead of all of them.
 //   - Memory: codes take CodeBytes(dim) bytes a vector (dim rounded up to
-//     an even number) and a float32 scale, plus the zero rows that pad
-//     the last tile, so 1M x 384 is 388 MB instead of 1.5 GB.
+//     16) and a float32 scale, plus the zero rows that pad the last tile,
+//     so 1M x 384 is 388 MB instead of 1.5 GB.
 //     An index made by New quantises its slab at the first int8 search and
 //     keeps the codes in step with appends (the float32 slab stays: scan
 //     may then be chosen per query). An index made by NewInt8 keeps only

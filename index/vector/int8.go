@@ -196,11 +196,13 @@ func (ix *Index) scanInt8(s *scratch, query []int32, qscale float32, lo, hi int,
 		dots = dots[start-first*tileRows:]
 		floor := s.top.floor()
 		for i, scale := range c.scales[start:end] {
-			if score := float32(dots[i]) * scale * qscale; score >= floor {
-				if ord := uint64(start + i); s.top.admits(score, ord) {
-					ix.take(s, ord, score, match)
-					floor = s.top.floor()
-				}
+			score := float32(dots[i]) * scale * qscale
+			if score < floor {
+				continue
+			}
+			if ord := uint64(start + i); s.top.admits(score, ord) {
+				ix.take(s, ord, score, match)
+				floor = s.top.floor()
 			}
 		}
 		start = end

@@ -22,9 +22,10 @@ const columnBytes = 2 * tileRows
 type int8Kernel func(dst []int32, tiles []int8, tileBytes int, query []int32)
 
 // codeStride is the length of a stored code row for vectors of dim
-// floats: dim rounded up to an even number, whole pairs, with a zero code
-// as padding.
-func codeStride(dim int) int { return (dim + 1) &^ 1 }
+// floats: dim rounded up to a multiple of 16, with zero codes as padding.
+// Whole pairs would do for the tiles; 16 keeps queryMax, and with it
+// every approximate score, what it was with row-major codes.
+func codeStride(dim int) int { return (dim + 15) &^ 15 }
 
 // activePairs returns the query codes qc (a row's stride of them) as an
 // int8Kernel's query: the pairs where qc has a non-zero code. A query's
@@ -43,11 +44,11 @@ func activePairs(qc []int16) []int32 {
 
 // CodeBytesRead is how many bytes of each row's codes an int8 scan for q
 // reads: two for each pair of dimensions where q's codes are not both
-// zero.
+// zero (for `medkb bench vector`).
 func CodeBytesRead(q []float32) int {
 	qc := make([]int16, codeStride(len(q)))
 	queryCodes(qc, q)
-	return len(activePairs(qc))
+	return len(activePairs(qc)) // two int32s a pair, as a pair has two bytes a row
 }
 
 // dotsInt8Go is the pure-Go twin of the SIMD int8 kernel.
@@ -74,8 +75,8 @@ var (
 )
 
 // CodeBytes is the memory one vector of dim floats takes in an int8
-// scan: its codes (dim rounded up to an even number), without the scale
-// and without the padding of the last, partly filled tile.
+// scan: its codes (dim rounded up to 16), without the scale and without
+// the padding of the last, partly filled tile.
 func CodeBytes(dim int) int { return codeStride(dim) }
 
 // KernelName names the kernel a scan of vectors of dim floats runs on
