@@ -253,3 +253,16 @@ func BenchmarkInt8KernelInCache(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkQuantize100kx384 quantises 100k vectors into tiles, as every
+// open of an int8 store does.
+func BenchmarkQuantize100kx384(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vecs := randomUnit(rng, 100_000, 384)
+	for b.Loop() {
+		c := &codes{stride: codeStride(384)}
+		var mem memory
+		c.add(&mem, vecs, 384)
+		mem.release()
+	}
+}
