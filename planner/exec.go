@@ -159,27 +159,33 @@ func (c *candidate) text() string {
 
 // execution holds the state of one run.
 type execution struct {
-	p        *Plan
-	question clinical.Question // the query text read as a clinical question
-	env      *Env
-	clock    clock
-	qvec     []float32
-	reports  []OpReport
-	res      *Result
-	quota    packedQuota // PACK's, for LIMIT to count again
+	p       *Plan
+	env     *Env
+	clock   clock
+	qvec    []float32
+	reports []OpReport
+	res     *Result
+	quota   packedQuota // PACK's, for LIMIT to count again
 	// outliers are the candidates Dedup flagged, with the reason.
 	outliers map[*candidate]string
 	// gateRead is the query's sentences labelled (readGate), once read.
 	gateRead *gate.Report
 	// topic and vecs are read beside other work (see ahead).
-	topic *ahead[topic]
+	topic *ahead[reading]
 	vecs  *ahead[map[uint64][]float32]
 }
 
+// reading is the query text read as a clinical question, and its topic
+// weighed in the store.
+type reading struct {
+	question clinical.Question
+	topic    topic
+}
+
 // ahead is work started on another goroutine before its result is
-// needed: the question's topic (readTopic), which needs only the query
-// and the BM25 index's term statistics, is weighed while the arms
-// retrieve; the fused hits' vectors, which Dedup and Pack need, are read
+// needed: the query is read as a question and its topic weighed
+// (readTopic), which needs only the query and the BM25 index's term
+// statistics, while the arms retrieve; the fused hits' vectors, which Dedup and Pack need, are read
 // while their chunks load and the relevance stage judges them. Each took
 // 0.15-0.3 ms of a 3 ms query on one core while the other waited.
 type ahead[T any] struct {
@@ -236,8 +242,7 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 		return nil, ErrNoReranker
 	}
 	x := &execution{p: p, env: env, clock: clk, res: &Result{Query: p.Query.Text, Items: []Item{}, Dropped: []Dropped{}, Sources: []Source{},
-		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}},
-		question: clinical.ReadQuestion(p.Query.Text, p.onePatient())}
+		Expansion: Expansion{Anchors: []string{}, Paths: []Path{}}, Relevance: Relevance{Terms: []string{}}}}
 	defer x.settle()
 	if p.Gate != nil {
 		skip, err := x.runGate(ctx)
@@ -249,7 +254,11 @@ func (p *Plan) execute(ctx context.Context, env *Env, clk clock) (*Result, error
 			return x.finish(), nil
 		}
 	}
-	x.topic = goAhead(func() (topic, error) { return x.readTopic(ctx, x.question) })
+	x.topic = goAhead(func() (reading, error) {
+		q := clinical.ReadQuestion(p.Query.Text, p.onePatient())
+		t, err := x.readTopic(ctx, q)
+		return reading{q, t}, err
+	})
 	if p.Pack != nil || hasArm(p, "vector") {
 		vs, err := env.Embedder.Embed(ctx, []string{p.Query.Text})
 		if err != nil {

@@ -98,11 +98,11 @@ const (
 // relevant candidates goes on.
 func (x *execution) judge(ctx context.Context, cands []*candidate) ([]*candidate, error) {
 	start := time.Now()
-	q := x.question
-	t, err := x.topic.wait()
+	r, err := x.topic.wait()
 	if err != nil {
 		return nil, err
 	}
+	q, t := r.question, r.topic
 	rel := &x.res.Relevance
 	*rel = Relevance{Topic: q.Topic, Terms: t.names(), Generic: q.Asks, Floor: minEvidence}
 	var best bests
