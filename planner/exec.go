@@ -185,9 +185,10 @@ type reading struct {
 // ahead is work started on another goroutine before its result is
 // needed: the query is read as a question and its topic weighed
 // (readTopic), which needs only the query and the BM25 index's term
-// statistics, while the arms retrieve; the fused hits' vectors, which Dedup and Pack need, are read
-// while their chunks load and the relevance stage judges them. Each took
-// 0.15-0.3 ms of a 3 ms query on one core while the other waited.
+// statistics, while the arms retrieve; the fused hits' vectors, which
+// Dedup and Pack need, are read while their chunks load and the
+// relevance stage judges them. Each took 0.15-0.3 ms of a 3 ms query on
+// one core while the other waited.
 type ahead[T any] struct {
 	done chan struct{}
 	v    T

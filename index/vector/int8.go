@@ -84,7 +84,7 @@ func (ix *Index) DefaultScan() Scan {
 // approximates vector i divided by scales[i]. The rows of the last tile
 // beyond len(scales) are zero codes.
 type codes struct {
-	stride int // codes a row, pairs of dimensions
+	stride int // codes a row (codeStride)
 	data   []int8
 	scales []float32
 }
