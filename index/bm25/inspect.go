@@ -3,9 +3,11 @@ package bm25
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 
@@ -95,31 +97,67 @@ func (ix *Index) ords() (_ []uint64, err error) {
 // and checks the CRC-32 that ends it, which Open does not: a garbled
 // segment may open and then fail (or return wrong hits) only when a
 // search reaches the garbled bytes. The error, ErrCorrupt, names the file.
+//
+// The background merger replaces segments and deletes their files while
+// Verify reads (scorch removes a file once no persisted snapshot names
+// it, whatever snapshots readers hold), so a file missing is damage only
+// if the current snapshot still names it; otherwise Verify starts over
+// on the snapshot that replaced it, a few times at most.
 func (ix *Index) Verify() error {
+	for attempt := 0; ; attempt++ {
+		paths, err := ix.segmentPaths()
+		if err != nil {
+			return fmt.Errorf("bm25: verify: %w", err)
+		}
+		missing, err := verifySegments(paths)
+		if missing == "" || attempt == verifyAttempts-1 {
+			return err
+		}
+		now, perr := ix.segmentPaths()
+		if perr != nil {
+			return fmt.Errorf("bm25: verify: %w", perr)
+		}
+		if slices.Contains(now, missing) {
+			return err
+		}
+	}
+}
+
+// verifyAttempts bounds how often Verify starts over after the merger
+// replaced a segment it was reading.
+const verifyAttempts = 5
+
+// segmentPaths returns the files of the current snapshot's persisted
+// segments (one still only in memory has nothing on disk).
+func (ix *Index) segmentPaths() ([]string, error) {
 	s, err := ix.scorch()
 	if err != nil {
-		return fmt.Errorf("bm25: verify: %w", err)
+		return nil, err
 	}
 	var paths []string
 	err = withSnapshot(s, func(snap *scorch.IndexSnapshot) error {
 		for _, seg := range snap.Segments() {
-			// A persisted segment (scorch_segment_api's PersistedSegment)
-			// names its file; one still only in memory has nothing on disk.
 			if p, ok := seg.Segment().(interface{ Path() string }); ok {
 				paths = append(paths, p.Path())
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("bm25: verify: %w", err)
-	}
+	return paths, err
+}
+
+// verifySegments checks each of paths; missing is the first that does
+// not exist, "" when every file was there.
+func verifySegments(paths []string) (missing string, err error) {
 	for _, p := range paths {
 		if err := verifySegment(p); err != nil {
-			return fmt.Errorf("bm25: verify %s: %w", p, err)
+			if errors.Is(err, fs.ErrNotExist) {
+				missing = p
+			}
+			return missing, fmt.Errorf("bm25: verify %s: %w", p, err)
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // verifySegment checks a zap file's footer checksum: the CRC-32 (IEEE) of
