@@ -216,7 +216,9 @@
 // segment garbled where Open does not look is found by Verify, which reads
 // every segment of the current snapshot whole and checks the CRC-32 of its
 // footer: about 12 ms for 33 MB warm, too slow to pay on every open, so
-// only `medkb check` pays it. Rebuild fills a new index in dir+".rebuilding"
+// only `medkb check` pays it. The merger may delete a segment's file
+// while Verify reads the snapshot that listed it; a file gone that the
+// current snapshot no longer names is not damage, and Verify looks again. Rebuild fills a new index in dir+".rebuilding"
 // and swaps it for dir with two renames (dir to dir+".replaced", the new
 // one to dir), so the damaged index stays as it was until the new one is
 // whole; a read-write Open removes what an interrupted Rebuild left.
