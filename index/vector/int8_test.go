@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/medkb/medkb/internal/base"
@@ -107,12 +108,13 @@ func TestQuantizeError(t *testing.T) {
 	}
 }
 
-// sliceSource serves exact vectors from a float32 slab, as a store would.
+// sliceSource serves exact vectors from a float32 slab, as a store would,
+// and counts the vectors it gave (safe beside concurrent searches).
 type sliceSource struct {
 	dim   int
 	vecs  []float32
 	err   error
-	reads int
+	reads atomic.Int64
 }
 
 func (s *sliceSource) Vectors(ords []uint64, fn func(int, []float32)) error {
@@ -123,7 +125,7 @@ func (s *sliceSource) Vectors(ords []uint64, fn func(int, []float32)) error {
 		if i > 0 && ords[i-1] >= o {
 			return fmt.Errorf("ordinals not ascending: %v", ords)
 		}
-		s.reads++
+		s.reads.Add(1)
 		fn(i, s.vecs[int(o)*s.dim:int(o+1)*s.dim])
 	}
 	return nil
@@ -228,11 +230,11 @@ func TestInt8IndexSlab(t *testing.T) {
 	if v := ix.Vector(7); !slices.Equal(v, all[7*dim:8*dim]) {
 		t.Errorf("Vector(7) = %v", v)
 	}
-	src.reads = 0
+	src.reads.Store(0)
 	ords := []uint64{9, 3, 600, 9, 0}
 	vs, err := ix.Vectors(ords)
-	if err != nil || len(vs) != len(ords) || src.reads != 3 {
-		t.Fatalf("Vectors(%v): %d vectors, %d reads, err %v", ords, len(vs), src.reads, err)
+	if err != nil || len(vs) != len(ords) || src.reads.Load() != 3 {
+		t.Fatalf("Vectors(%v): %d vectors, %d reads, err %v", ords, len(vs), src.reads.Load(), err)
 	}
 	for i, o := range ords {
 		if o >= 600 && vs[i] != nil || o < 600 && !slices.Equal(vs[i], all[int(o)*dim:int(o+1)*dim]) {
@@ -249,15 +251,15 @@ func TestInt8IndexSlab(t *testing.T) {
 	if err := f32.Load(slotsFrom(0, 600), slices.Clone(all)); err != nil {
 		t.Fatal(err)
 	}
-	src.reads = 0
+	src.reads.Store(0)
 	got, err := ix.SearchWith(q, 3, nil, ScanF32)
-	if want, _ := f32.SearchWith(q, 3, nil, ScanF32); err != nil || !sameBits(got, want) || src.reads != 600 {
-		t.Errorf("scan=f32 on an int8 index: %v, err %v, %d vectors read; the f32 index gives %v", got, err, src.reads, want)
+	if want, _ := f32.SearchWith(q, 3, nil, ScanF32); err != nil || !sameBits(got, want) || src.reads.Load() != 600 {
+		t.Errorf("scan=f32 on an int8 index: %v, err %v, %d vectors read; the f32 index gives %v", got, err, src.reads.Load(), want)
 	}
-	src.reads = 0
+	src.reads.Store(0)
 	ix.Search(q, 10, nil)
-	if src.reads < 10 || src.reads > RescoreDepth(10) {
-		t.Errorf("rescored %d vectors, want 10 to %d", src.reads, RescoreDepth(10))
+	if n := src.reads.Load(); n < 10 || n > int64(RescoreDepth(10)) {
+		t.Errorf("rescored %d vectors, want 10 to %d", n, RescoreDepth(10))
 	}
 	boom := errors.New("boom")
 	src.err = boom

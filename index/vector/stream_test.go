@@ -52,13 +52,13 @@ func TestScanF32OnInt8(t *testing.T) {
 					for _, k := range []int{1, 10, 50} {
 						for _, f := range filters {
 							label := fmt.Sprintf("dim=%d n=%d kernel=%s query=%d k=%d filter=%s", dim, n, kname, qi, k, f.name)
-							src.reads = 0
+							src.reads.Store(0)
 							got, err := q8.SearchWith(q, k, f.match, ScanF32)
 							if err != nil {
 								t.Fatalf("%s: %v", label, err)
 							}
-							if want := aliveMatching(q8, f.match); src.reads != want {
-								t.Fatalf("%s: read %d vectors, want %d (the alive matching slots)", label, src.reads, want)
+							if want := aliveMatching(q8, f.match); src.reads.Load() != int64(want) {
+								t.Fatalf("%s: read %d vectors, want %d (the alive matching slots)", label, src.reads.Load(), want)
 							}
 							for _, workers := range []int{1, 3} {
 								f32.workers = workers
@@ -190,20 +190,6 @@ func TestScanF32OnInt8SourceError(t *testing.T) {
 	}
 }
 
-// fixedSource serves vectors from a slice that is never written, so that
-// searches may read it beside appends (sliceSource counts its reads).
-type fixedSource struct {
-	dim  int
-	vecs []float32
-}
-
-func (s fixedSource) Vectors(ords []uint64, fn func(int, []float32)) error {
-	for i, o := range ords {
-		fn(i, s.vecs[int(o)*s.dim:int(o+1)*s.dim])
-	}
-	return nil
-}
-
 // TestScanF32OnInt8BesideWrites runs streamed f32 scans while slots are
 // appended and killed (under -race: the scan reads the slots only under
 // the read lock, and not while the Source reads).
@@ -212,7 +198,7 @@ func TestScanF32OnInt8BesideWrites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	vecs := randomUnit(rng, n, dim)
 	slots := randomSlots(n)
-	ix := NewInt8(dim, fixedSource{dim: dim, vecs: vecs})
+	ix := NewInt8(dim, &sliceSource{dim: dim, vecs: vecs})
 	if err := ix.Load(slots[:n/2], vecs[:n/2*dim]); err != nil {
 		t.Fatal(err)
 	}
