@@ -202,18 +202,10 @@ func (ix *Index) scanInt8(s *scratch, query []int32, qscale float32, lo, hi int,
 		last := tiles(end)
 		dots := s.dots[:(last-first)*tileRows]
 		ix.int8k(dots, c.data[first*tb:last*tb], tb, query)
-		dots = dots[start-first*tileRows:]
-		floor := s.top.floor()
-		for i, scale := range c.scales[start:end] {
-			score := float32(dots[i]) * scale * qscale
-			if score < floor {
-				continue
-			}
-			if ord := uint64(start + i); s.top.admits(score, ord) {
-				ix.take(s, ord, score, match)
-				floor = s.top.floor()
-			}
-		}
+		scores := vek32.FromInt32_Into(s.scores, dots[start-first*tileRows:][:end-start])
+		vek32.Mul_Inplace(scores, c.scales[start:end])
+		vek32.MulNumber_Inplace(scores, qscale) // float32(dot) * scale * qscale, rounded in that order
+		ix.offer(s, scores, start, match)
 		start = end
 	}
 }

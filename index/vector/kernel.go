@@ -60,6 +60,10 @@ func dotGo(a, b []float32) float32 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// scoreRows is the length of a scratch's score buffer: a block of the
+// f32 scan (blockRows) or scanTiles tiles of the int8 scan.
+func scoreRows(dim int) int { return max(blockRows(dim), scanTiles*tileRows) }
+
 // blockRows is the number of rows scored per kernel call for vectors of
 // dim floats: about 64 Ki floats (256 KiB, comfortably inside L2), capped
 // at 256 rows so the score buffer stays small, and at least one row.

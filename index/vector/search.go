@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/viterin/vek/vek32"
+
 	"github.com/medkb/medkb/internal/base"
 )
 
@@ -32,8 +34,9 @@ const minParallelFloats = 1 << 19
 
 // scratch is one worker's reusable state.
 type scratch struct {
-	scores []float32
-	dots   []int32 // the int8 scan's integer scores, made at its first use
+	scores []float32 // a block's, f32 or int8 (scoreRows)
+	passes []bool    // which of them reach the floor
+	dots   []int32   // the int8 scan's integer scores, made at its first use
 	top    topK
 }
 
@@ -164,15 +167,24 @@ func (ix *Index) scan(s *scratch, q []float32, lo, hi int, match Match) {
 		end := min(start+step, hi)
 		scores := s.scores[:end-start]
 		ix.kernel(scores, ix.vecs[start*dim:end*dim], q)
-		floor := s.top.floor()
-		for i, score := range scores {
-			if score < floor {
-				continue
-			}
-			if ord := uint64(start + i); s.top.admits(score, ord) {
-				ix.take(s, ord, score, match)
-				floor = s.top.floor()
-			}
+		ix.offer(s, scores, start, match)
+	}
+}
+
+// offer offers s.top the scores of the slots from start on. Their test
+// against the floor is vek's, 8 at a time: a scalar test of each score
+// cost 2.7 ns a slot, a tenth of an int8 query's CPU. A score that passes
+// the block's first floor is tested again against the current one; a NaN
+// score never passes.
+func (ix *Index) offer(s *scratch, scores []float32, start int, match Match) {
+	floor := s.top.floor()
+	for i, ok := range vek32.GteNumber_Into(s.passes[:len(scores)], scores, floor) {
+		if !ok || scores[i] < floor {
+			continue
+		}
+		if ord := uint64(start + i); s.top.admits(scores[i], ord) {
+			ix.take(s, ord, scores[i], match)
+			floor = s.top.floor()
 		}
 	}
 }
@@ -197,7 +209,8 @@ func (ix *Index) merge(parts []*scratch, k int) []Hit {
 func (ix *Index) getScratch(k int) *scratch {
 	s, _ := ix.scratch.Get().(*scratch)
 	if s == nil {
-		s = &scratch{scores: make([]float32, blockRows(ix.dim))}
+		n := scoreRows(ix.dim)
+		s = &scratch{scores: make([]float32, n), passes: make([]bool, n)}
 	}
 	s.top.reset(k)
 	return s
