@@ -67,8 +67,8 @@ type accumulator struct {
 
 var accumulators = sync.Pool{New: func() any { return new(accumulator) }}
 
-// open reads the segments of snap and sizes the score arrays. ok is
-// false if a segment is not a zapx v17 one.
+// open reads the segments of snap (see size for the score arrays). ok
+// is false if a segment is not a zapx v17 one.
 func (a *accumulator) open(snap *scorch.IndexSnapshot) (ok bool, err error) {
 	if snap == a.snap {
 		return true, nil
@@ -96,13 +96,18 @@ func (a *accumulator) open(snap *scorch.IndexSnapshot) (ok bool, err error) {
 		total += s.Segment().Count()
 	}
 	a.offsets = append(a.offsets, total)
-	if total > uint64(len(a.sum)) {
+	a.snap = snap
+	return true, nil
+}
+
+// size makes the score arrays room for every chunk of the snapshot open
+// read, which looking up postings alone (docFreqs) does not need.
+func (a *accumulator) size() {
+	if total := a.offsets[len(a.offsets)-1]; total > uint64(len(a.sum)) {
 		a.sum = make([]float64, total)
 		a.matched = make([]uint8, total)
 		a.holds = make([]uint16, total)
 	}
-	a.snap = snap
-	return true, nil
 }
 
 // setAvgdl readies the lengthNorm cache for avgdl.

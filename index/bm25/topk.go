@@ -62,6 +62,7 @@ func (ix *Index) topK(ctx context.Context, terms, uniq []string, k int, f base.F
 	if ok, err := acc.open(snap); err != nil || !ok {
 		return nil, 0, false, err
 	}
+	acc.size()
 	if len(f) > 0 {
 		if ok, err := selective(ctx, snap, f, n); err != nil || !ok {
 			return nil, 0, false, err
