@@ -10,6 +10,7 @@ import (
 
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/reliability"
+	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/planner/pack"
 )
 
@@ -40,12 +41,18 @@ func (x *execution) assemble(ctx context.Context) error {
 			it.Type, it.Time = d.Type, d.Time
 			it.Reliability = reliability.Score(reliability.Of(d), today)
 		}
-		line := lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, lineTag(it.State, it.Cut)) + it.Text + "\n"
+		head := lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, lineTag(it.State, it.Cut))
 		// The packer costed the line under the largest citation number;
 		// the count under the item's own is exact, and never more.
-		it.Tokens = x.env.Count(line)
+		if it.textTokens > 0 {
+			it.Tokens = text.CountAround(x.env.Count, head, it.Text, "\n", it.textTokens)
+		} else {
+			it.Tokens = x.env.Count(head + it.Text + "\n")
+		}
 		x.res.TokensUsed += it.Tokens
-		body.WriteString(line)
+		body.WriteString(head)
+		body.WriteString(it.Text)
+		body.WriteByte('\n')
 		x.res.Sources = append(x.res.Sources, newSource(it, d))
 	}
 	for _, t := range base.Tiers {

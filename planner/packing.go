@@ -339,6 +339,12 @@ func (x *execution) item(c *candidate, state, text string, utility, density floa
 		return it
 	}
 	it.Doc, it.Chunk = c.chunk.Doc, c.chunk.Index
+	switch text {
+	case c.chunk.Text:
+		it.textTokens = c.chunk.TokensA
+	case c.chunk.TextB:
+		it.textTokens = c.chunk.TokensB
+	}
 	return it
 }
 

@@ -76,6 +76,9 @@ type Item struct {
 	// day is the date its context line shows (lineHead): its vector
 	// slot's, so that the line costs the same before and after packing.
 	day base.Day
+	// textTokens is what Text alone costs when the store counted it at
+	// ingest (a chunk's text or its state B), else 0.
+	textTokens int
 }
 
 // Source says where one citation of the context comes from: the chunk
