@@ -15,16 +15,18 @@ import (
 // TestInt8KernelsAgree checks the SIMD int8 kernel against the pure-Go
 // twin and a 64-bit reference over row-major codes, on random codes laid
 // out in tiles by codes.put, extreme ones included, and on queries from
-// dense to empty: integer sums must agree exactly.
+// dense to empty, with odd and even counts of active dimensions (an odd
+// count's last entry pairs a column with itself): integer sums must
+// agree exactly.
 func TestInt8KernelsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 1))
-	for _, stride := range []int{2, 16, 48, 384, 400, 1024} {
-		for _, rows := range []int{0, 1, 63, tileRows, tileRows + 1, 3*tileRows + 10} {
+	for _, stride := range []int{16, 48, 384, 400, 1024} { // codeStride: multiples of 16
+		for _, rows := range []int{0, 1, 63, 64, tileRows - 1, tileRows, tileRows + 1, 3*tileRows + 10} {
 			c := &codes{stride: stride, data: make([]int8, tiles(rows)*tileRows*stride)}
 			flat := make([]int8, rows*stride)
 			q := make([]int16, stride)
 			top := queryMax(stride)
-			for trial := range 6 {
+			for trial := range 8 {
 				for i := range flat {
 					flat[i] = int8(rng.IntN(2*codeMax+1) - codeMax)
 					if trial == 1 { // extremes: the largest sums
@@ -33,6 +35,15 @@ func TestInt8KernelsAgree(t *testing.T) {
 				}
 				for i := range rows {
 					c.put(i, flat[i*stride:(i+1)*stride])
+				}
+				var on []int // for trials 5 to 7: the active dimensions
+				switch trial {
+				case 5: // an odd count
+					on = rng.Perm(stride)[:2*rng.IntN((stride+1)/2)+1]
+				case 6: // an even count
+					on = rng.Perm(stride)[:2*(1+rng.IntN(stride/2))]
+				case 7: // the last column alone
+					on = []int{stride - 1}
 				}
 				for j := range q {
 					switch trial {
@@ -47,6 +58,11 @@ func TestInt8KernelsAgree(t *testing.T) {
 						}
 					case 4:
 						q[j] = 0
+					case 5, 6, 7:
+						q[j] = 0
+						if slices.Contains(on, j) {
+							q[j] = int16((1 + rng.IntN(top)) * (1 - 2*rng.IntN(2)))
+						}
 					default:
 						q[j] = int16(rng.IntN(2*top+1) - top)
 					}
@@ -59,8 +75,17 @@ func TestInt8KernelsAgree(t *testing.T) {
 					}
 					want[i] = int32(s)
 				}
-				query := activePairs(q)
-				label := fmt.Sprintf("stride=%d rows=%d trial=%d pairs=%d", stride, rows, trial, len(query)/2)
+				query := activeColumns(q)
+				nonzero := 0
+				for _, v := range q {
+					if v != 0 {
+						nonzero++
+					}
+				}
+				label := fmt.Sprintf("stride=%d rows=%d trial=%d active=%d", stride, rows, trial, nonzero)
+				if len(query) != 3*((nonzero+1)/2) {
+					t.Fatalf("%s: %d int32s of query", label, len(query))
+				}
 				got := make([]int32, len(want))
 				dotsInt8Go(got, c.data, c.tileBytes(), query)
 				if !slices.Equal(got, want) {
@@ -348,7 +373,7 @@ func TestPruneKeepsTopK(t *testing.T) {
 					}
 					qc := make([]int16, ix.codes.stride)
 					qscale := queryCodes(qc, q)
-					all := ix.fanOut(ix.codes.stride, RescoreDepth(k), func(s *scratch, lo, hi int) { ix.scanInt8(s, activePairs(qc), qscale, lo, hi, nil) })
+					all := ix.fanOut(ix.codes.stride, RescoreDepth(k), func(s *scratch, lo, hi int) { ix.scanInt8(s, activeColumns(qc), qscale, lo, hi, nil) })
 					pruned += len(all) - len(ix.prune(slices.Clone(all), k, qc, qscale))
 					if err := ix.rescore(all, q); err != nil {
 						t.Fatal(err)
@@ -433,7 +458,7 @@ func TestCodesTiles(t *testing.T) {
 			}
 			tile := c.data[i/tileRows*c.tileBytes():]
 			for j := range c.stride {
-				if got := tile[j/2*columnBytes+2*(i%tileRows)+j%2]; got != want[j] {
+				if got := tile[j*columnBytes+i%tileRows]; got != want[j] {
 					t.Fatalf("dim %d: row %d code %d is %d, want %d", dim, i, j, got, want[j])
 				}
 			}

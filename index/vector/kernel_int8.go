@@ -1,54 +1,76 @@
 package vector
 
-// The int8 codes are kept in tiles of tileRows rows, dimension pair by
-// dimension pair: pair p (dimensions 2p and 2p+1) of the tile's rows is
-// one column of 2*tileRows codes, row r's two codes at 2r and 2r+1. A
-// query then reads only the columns of the pairs where it has a non-zero
-// code (see doc.go, "Tiles").
-const tileRows = 64
+// The int8 codes are kept in tiles of tileRows rows, one column per
+// dimension: dimension d's codes of the tile's rows are the columnBytes
+// bytes at d*columnBytes, row r's at d*columnBytes+r. A query then reads
+// only the columns of the dimensions where it has a non-zero code, and a
+// column is two whole cache lines (128-byte aligned in the tile: the
+// codes buffer comes from mmap and a tile is 128*codeStride bytes), so
+// the pair of lines the hardware fetches together is of one dimension
+// (see doc.go, "Tiles").
+const tileRows = 128
 
-// columnBytes is the size of one pair's column in a tile: two cache
+// columnBytes is the size of one dimension's column in a tile: two cache
 // lines.
-const columnBytes = 2 * tileRows
+const columnBytes = tileRows
 
 // An int8Kernel writes into dst[tileRows*t+r] the integer dot product of
 // row r of tile t of tiles (len(dst)/tileRows tiles of tileBytes codes
-// each) with the query, given as its active pairs: query holds, for each
-// pair with a non-zero code, the byte offset of the pair's column in a
-// tile (p*columnBytes) followed by the pair's two codes packed in one
-// int32 (the even dimension's in the low 16 bits). The sums fit in int32
-// (see queryMax), so every kernel gives the same exact result. len(dst)
-// is a multiple of tileRows.
+// each) with the query, given as its active columns (activeColumns):
+// three int32s for each two dimensions where the query's code is not
+// zero. The sums fit in int32 (see queryMax), so every kernel gives the
+// same exact result. len(dst) is a multiple of tileRows.
 type int8Kernel func(dst []int32, tiles []int8, tileBytes int, query []int32)
 
 // codeStride is the length of a stored code row for vectors of dim
 // floats: dim rounded up to a multiple of 16, with zero codes as padding.
-// Whole pairs would do for the tiles; 16 keeps queryMax, and with it
-// every approximate score, what it was with row-major codes.
+// The columns need no padding; 16 keeps queryMax, and with it every
+// approximate score, what it was with row-major codes, and keeps a tile
+// (tileRows*codeStride bytes) a multiple of 128 bytes long.
 func codeStride(dim int) int { return (dim + 15) &^ 15 }
 
-// activePairs returns the query codes qc (a row's stride of them) as an
-// int8Kernel's query: the pairs where qc has a non-zero code. A query's
+// activeColumns returns the query codes qc (a row's stride of them) as
+// an int8Kernel's query: the dimensions where qc has a non-zero code,
+// taken two at a time, A then B, in ascending order. Each two are three
+// int32s: the byte offset in a tile of A's column (A*columnBytes), that
+// of B's, and the two codes packed in one int32 (A's in the low 16 bits,
+// B's in the high). With an odd count the last entry's B is A again with
+// a zero code, which adds nothing and reads no other column. A query's
 // zero codes add nothing to any dot product, so the kernels skip their
 // columns; a sparse query (the built-in embedder's short queries set some
 // 30 of 384 dimensions) reads a fraction of the codes.
-func activePairs(qc []int16) []int32 {
-	query := make([]int32, 0, len(qc))
-	for p := 0; p < len(qc)/2; p++ {
-		if a, b := qc[2*p], qc[2*p+1]; a != 0 || b != 0 {
-			query = append(query, int32(p*columnBytes), int32(uint16(a))|int32(b)<<16)
+func activeColumns(qc []int16) []int32 {
+	query := make([]int32, 0, 3*((len(qc)+1)/2))
+	a := -1 // an active dimension waiting for its partner
+	for d, v := range qc {
+		switch {
+		case v == 0:
+		case a < 0:
+			a = d
+		default:
+			query = append(query, int32(a*columnBytes), int32(d*columnBytes), int32(uint16(qc[a]))|int32(v)<<16)
+			a = -1
 		}
+	}
+	if a >= 0 {
+		query = append(query, int32(a*columnBytes), int32(a*columnBytes), int32(uint16(qc[a])))
 	}
 	return query
 }
 
 // CodeBytesRead is how many bytes of each row's codes an int8 scan for q
-// reads: two for each pair of dimensions where q's codes are not both
-// zero (for `medkb bench vector`).
+// reads: one for each dimension where q's code is not zero (for `medkb
+// bench vector`).
 func CodeBytesRead(q []float32) int {
 	qc := make([]int16, codeStride(len(q)))
 	queryCodes(qc, q)
-	return len(activePairs(qc)) // two int32s a pair, as a pair has two bytes a row
+	n := 0
+	for _, v := range qc {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // dotsInt8Go is the pure-Go twin of the SIMD int8 kernel.
@@ -57,11 +79,12 @@ func dotsInt8Go(dst []int32, tiles []int8, tileBytes int, query []int32) {
 		acc := dst[t*tileRows : (t+1)*tileRows]
 		clear(acc)
 		tile := tiles[t*tileBytes : (t+1)*tileBytes]
-		for i := 0; i < len(query); i += 2 {
-			col := tile[query[i] : query[i]+columnBytes]
-			qa, qb := int32(int16(query[i+1])), query[i+1]>>16
+		for i := 0; i < len(query); i += 3 {
+			a := tile[query[i]:][:columnBytes]
+			b := tile[query[i+1]:][:columnBytes]
+			qa, qb := int32(int16(query[i+2])), query[i+2]>>16
 			for r := range acc {
-				acc[r] += int32(col[2*r])*qa + int32(col[2*r+1])*qb
+				acc[r] += int32(a[r])*qa + int32(b[r])*qb
 			}
 		}
 	}
