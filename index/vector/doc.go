@@ -72,42 +72,49 @@
 //     (queryMax: codeMax*queryMax*stride < 2^31), halving the rounding
 //     error for free since the kernel widens rows to 16 bits anyway. An
 //     approximate score is s_i * s_q * (integer dot).
-//   - Tiles: the codes are kept in tiles of 64 rows, and within a tile
-//     dimension pair by dimension pair: the 64 rows' codes of dimensions
-//     2p and 2p+1 form one column of 128 bytes (two cache lines), row r's
-//     at 2r and 2r+1. A query's zero codes add nothing to any dot
-//     product, so a scan reads only the columns of the pairs where the
-//     query has a non-zero code (activePairs). The built-in embedder's
-//     queries are sparse (feature hashing of a few words: on the pipeline
-//     benchmark's queries some 31 of 384 dimensions, in 29 of the 192
-//     pairs), so a scan reads about a seventh of the codes; a dense query
-//     (a neural embedder's) reads them all, as row-major codes would. The
-//     integer sums are the same either way, so the layout changes no
+//   - Tiles: the codes are kept in tiles of 128 rows, and within a tile
+//     dimension by dimension: the 128 rows' codes of dimension d form
+//     one column of 128 bytes at d*128, row r's at d*128+r. A query's
+//     zero codes add nothing to any dot product, so a scan reads only the
+//     columns of the dimensions where the query has a non-zero code
+//     (activeColumns). The built-in embedder's queries are sparse
+//     (feature hashing of a few words: on the pipeline benchmark's
+//     queries some 31 of 384 dimensions), so a scan reads about a twelfth
+//     of the codes; a dense query (a neural embedder's) reads them all,
+//     as row-major codes would. A column is two cache lines, 128-byte
+//     aligned (the codes come from mmap, and a tile, 128 times a stride
+//     that is a multiple of 16, keeps the alignment), so the pair of
+//     lines the hardware fetches together belongs to one dimension. The
+//     integer sums are the same in any layout, so the layout changes no
 //     candidate. With row-major codes every query read every byte: 38.4
-//     MB at 100k x 384, 1.6-1.8 ms on the reference machine; a sparse
-//     query now reads 5.8 MB in about 0.65 ms on its two cores
-//     (BenchmarkSearchInt8100kx384, which rotates 64 queries so that none
-//     finds its columns still in cache). That scan is bound by the
-//     latency of its scattered column reads, not by bandwidth: columns of
-//     one dimension each (half the bytes, a shuffle to pair them in the
-//     kernel) and tiles of 1024 rows (2 KB columns, sums kept in memory)
-//     were each measured and gained nothing on two cores, and the second
-//     made dense scans 1.4-1.8x slower.
-//   - Kernel: dotsInt8AVX2 (kernel_int8_amd64.s) keeps a tile's 64 sums
-//     in eight registers while it walks the active pairs: each column is
-//     widened to 16 bits with VPMOVSXBW and multiplied by the pair's two
-//     query codes with VPMADDWD, which adds a row's two products into its
-//     int32 lane; the same column two tiles ahead is prefetched, since a
-//     sparse query's columns are scattered over a tile (without it the
-//     sparse scan took 1.8 ms on one core instead of 1.0-1.3; two tiles
-//     ahead measured best among one to sixteen, and T0, T1, T2 and NTA
-//     prefetches alike). Its pure-Go twin, dotsInt8Go, gives
-//     bit-identical integer sums, which a randomized test checks
-//     (extremes, and dense, sparse and empty queries, included). There is
-//     no AVX-512 (VNNI) path: the reference machine (Zen 3) has no
-//     AVX-512 to test it on, and a dense scan is bound by memory, not
-//     arithmetic (in cache the AVX2 kernel runs at 24-36 GB/s of codes a
-//     core).
+//     MB at 100k x 384, 1.6-1.8 ms on the reference machine. With
+//     columns of a pair of dimensions in tiles of 64 rows a sparse query
+//     read its active dimensions' partners too (29 pairs, 5.8 MB, 0.9-1.1
+//     ms on one core); one dimension a column reads half that (3.1 MB,
+//     0.75-0.8 ms on one core, BenchmarkSearchInt8100kx384, which rotates
+//     64 queries so that none finds its columns still in cache). That scan
+//     is bound by the latency of its scattered column reads, not by
+//     bandwidth. Tiles of 1024 rows (2 KB columns, sums kept in memory)
+//     were measured and made dense scans 1.4-1.8x slower.
+//   - Kernel: dotsInt8AVX2 (kernel_int8_amd64.s) keeps half a tile's
+//     sums, 64, in eight registers while it walks the active columns two
+//     at a time: the two columns' codes are interleaved a byte from each,
+//     widened to 16 bits with VPMOVSXBW and multiplied by the two query
+//     codes with VPMADDWD, which adds a row's two products into its int32
+//     lane. It takes four such entries over one half, then over the
+//     other, so that a column's two lines are read close together: all
+//     the entries over one half and then the other made a dense scan on
+//     one core 3.5-3.9 ms instead of 2.5-3.0. The same columns two tiles
+//     ahead are prefetched, since a sparse query's columns are scattered
+//     over a tile (without it the sparse scan took 1.4-1.6 ms on one core
+//     instead of 0.7-0.8; one to four tiles ahead measured alike). Its
+//     pure-Go twin, dotsInt8Go, gives bit-identical integer sums, which a
+//     randomized test checks (extremes, and dense, sparse and empty
+//     queries, with odd and even counts of active dimensions, included).
+//     There is no AVX-512 (VNNI) path: the reference machine (Zen 3) has
+//     no AVX-512 to test it on. The interleaving costs shuffles: in cache
+//     the kernel runs at some 20 GB/s of codes a core against 33 for the
+//     pair columns, still above what a core reads from memory.
 //   - Rescore depth: with no rescoring beyond k (depth 10) recall@10
 //     against the exact scan was 0.986 on 100k random unit vectors and
 //     0.990 on 95k NFCorpus windows embedded by the built-in embedder;
