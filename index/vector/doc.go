@@ -89,9 +89,9 @@
 //     candidate. With row-major codes every query read every byte: 38.4
 //     MB at 100k x 384, 1.6-1.8 ms on the reference machine. With
 //     columns of a pair of dimensions in tiles of 64 rows a sparse query
-//     read its active dimensions' partners too (29 pairs, 5.8 MB, 0.9-1.1
+//     read its active dimensions' partners too (29 pairs, 5.8 MB, 1.05-1.3
 //     ms on one core); one dimension a column reads half that (3.1 MB,
-//     0.75-0.8 ms on one core, BenchmarkSearchInt8100kx384, which rotates
+//     0.55-0.75 ms on one core, BenchmarkSearchInt8100kx384, which rotates
 //     64 queries so that none finds its columns still in cache). That scan
 //     is bound by the latency of its scattered column reads, not by
 //     bandwidth. Tiles of 1024 rows (2 KB columns, sums kept in memory)
