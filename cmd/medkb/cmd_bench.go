@@ -34,8 +34,8 @@ embedder, queried by the --source-queries file), after measuring the
 machine's streaming read bandwidth in the same process. It prints the
 kernel, the bandwidth, the median scan time, the memory floor (the
 slab's bytes over the bandwidth) and their ratio; with --scan int8 also
-the bytes of codes a query reads (the median: an int8 scan skips the pairs
-of dimensions where the query is zero) and the recall@10 of int8 with
+the bytes of codes a query reads (the median: an int8 scan skips the
+dimensions where the query is zero) and the recall@10 of int8 with
 rescoring against the exact f32 scan. int8 rescores
 from memory here; a store rescores from its file.`,
 		Args: cobra.NoArgs,

@@ -122,7 +122,7 @@ func (r Result) String() string {
 	s += fmt.Sprintf("scan: %.3f ms/query (median), %.1f MB scanned, %.1f GB/s\n", r.MsPerQuery, float64(r.BytesScanned)/1e6, r.GBPerS)
 	s += fmt.Sprintf("memory floor: %.3f ms; scan/floor %.2fx\n", r.FloorMs, r.Ratio)
 	if r.Rescore > 0 {
-		s += fmt.Sprintf("int8 codes read: %.1f MB a query (median; the pairs of dimensions where the query is zero are skipped)\n", float64(r.CodesRead)/1e6)
+		s += fmt.Sprintf("int8 codes read: %.1f MB a query (median; the dimensions where the query is zero are skipped)\n", float64(r.CodesRead)/1e6)
 		s += fmt.Sprintf("int8+rescore %d: recall@10 vs exact f32 %.4f\n", r.Rescore, r.Recall)
 	}
 	return s
