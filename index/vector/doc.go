@@ -126,8 +126,12 @@
 //     times the query's L1 norm, plus the query's own rounding) cannot
 //     lift it above the k-th best lower bound; the k best of the rest
 //     are the k best of all the candidates, ties included
-//     (TestPruneKeepsTopK). On the 100k NFCorpus store, k=50 rescoring
-//     reads 60-100 of its 200 candidates' vectors instead of all of them.
+//     (TestPruneKeepsTopK). rescoreBest then reads the k best by
+//     approximate score first, and of the rest only those whose upper
+//     bound reaches the worst exact score of those k, which k candidates
+//     are sure to reach. On the 100k NFCorpus store, k=50 rescoring reads
+//     64 of its 200 candidates' vectors on average (about 80 with the
+//     pruning alone, a median 2.5 microseconds each from the store file).
 //   - Memory: codes take CodeBytes(dim) bytes a vector (dim rounded up to
 //     16) and a float32 scale, plus the zero rows that pad the last tile,
 //     so 1M x 384 is 388 MB instead of 1.5 GB.
