@@ -259,8 +259,10 @@ func (ix *Index) rescoreBest(cands []Hit, k int, q []float32, qc []int16, qscale
 			rest = append(rest, h)
 		}
 	}
-	if err := ix.rescore(rest, q); err != nil {
-		return nil, err
+	if len(rest) > 0 {
+		if err := ix.rescore(rest, q); err != nil {
+			return nil, err
+		}
 	}
 	cands = cands[:k+len(rest)]
 	sortHits(cands)
