@@ -10,7 +10,6 @@ import (
 
 	"github.com/medkb/medkb/internal/base"
 	"github.com/medkb/medkb/internal/reliability"
-	"github.com/medkb/medkb/internal/text"
 	"github.com/medkb/medkb/planner/pack"
 )
 
@@ -43,12 +42,9 @@ func (x *execution) assemble(ctx context.Context) error {
 		}
 		head := lineHead(it.Rank, it.Tier, it.Provenance.Path != nil, it.day, lineTag(it.State, it.Cut))
 		// The packer costed the line under the largest citation number;
-		// the count under the item's own is exact, and never more.
-		if it.textTokens > 0 {
-			it.Tokens = text.CountAround(x.env.Count, head, it.Text, "\n", it.textTokens)
-		} else {
-			it.Tokens = x.env.Count(head + it.Text + "\n")
-		}
+		// the count under the item's own, from the same stored text
+		// counts (lineCount), is exact, and never more.
+		it.Tokens = x.lineCount(head, it.Text, it.textTokens)
 		x.res.TokensUsed += it.Tokens
 		body.WriteString(head)
 		body.WriteString(it.Text)

@@ -275,8 +275,15 @@ func (x *execution) pathSims(ctx context.Context, pc []pack.Candidate, cands []*
 // digits than that, and a number with fewer digits never costs more. n is
 // the text's own count when known (stored at ingest), else -1.
 func (x *execution) lineTokens(c *candidate, all int, tag, txt string, n int) int {
-	head := lineHead(all, c.tier().String(), c.path != nil, c.day(), tag)
-	if n < 0 {
+	return x.lineCount(lineHead(all, c.tier().String(), c.path != nil, c.day(), tag), txt, n)
+}
+
+// lineCount is what the line head + txt + "\n" costs, given n, what txt
+// alone costs as the store counted it at ingest (n <= 0: not known, for a
+// graph path or a text cut short): only the words at txt's edges are
+// counted again (text.CountAround), which gives the line's whole count.
+func (x *execution) lineCount(head, txt string, n int) int {
+	if n <= 0 {
 		return x.env.Count(head + txt + "\n")
 	}
 	return text.CountAround(x.env.Count, head, txt, "\n", n)
