@@ -61,8 +61,10 @@
 //
 // The planner indexes each chunk with its document's title and type in
 // front of its text (base.Doc.Heading). Terms analyses a text as Search
-// does; QueryTerms gives each term's document frequency, which the
-// planner's relevance stage turns into idf weights; Holds tells, from the
+// does; QueryTerms gives each term's document frequency, looked up in
+// the segments' term dictionaries as Search looks its terms up (through
+// a pooled scorer, without its score arrays), which the planner's
+// relevance stage turns into idf weights; Holds tells, from the
 // postings, which chunks hold which terms, skipping to the chunks asked
 // about, so that the relevance stage does not re-analyse candidate texts
 // (about 50 us a chunk).
@@ -238,7 +240,8 @@
 //
 //   - The scorer keeps its partial sums in arrays indexed by chunk
 //     number, 11 bytes and a bit a chunk (deleted ones included) for
-//     each search running at once, plus 8 KB of cached length norms,
+//     each search running at once (QueryTerms borrows a scorer too, but
+//     sizes no arrays), plus 8 KB of cached length norms,
 //     reused through a pool: 1.1 MB for 100k chunks. A pooled scorer
 //     also keeps the snapshot it last read, with its segments' term
 //     dictionaries and the postings lists it looked up, so that the next

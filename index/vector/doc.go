@@ -35,6 +35,9 @@
 //     by another process, does not leave half the slab for the end;
 //     small slabs are scanned on the calling goroutine because starting
 //     workers would cost more than the scan;
+//   - a block's scores are tested against the heap's floor with vek, 8 at
+//     a time (offer), and only those that reach it one by one; a NaN
+//     score never enters the heap;
 //   - a row's Slot is read only when its score would enter the heap, so
 //     attributes cost nothing for rows that lose anyway; Alive and then the
 //     caller's Match are tested there;
@@ -55,8 +58,9 @@
 //
 // SearchWith(..., ScanInt8) scores every slot from int8 codes, keeps the
 // best RescoreDepth(k) = max(4k, k+32) candidates per worker, merges them,
-// and rescores those exactly from float32 vectors, so the scores returned
-// are exact and only the choice of candidates is approximate.
+// and rescores exactly, from float32 vectors, those that can still be
+// among the best k (Pruning below), so the scores returned are exact and
+// only the choice of candidates is approximate.
 //
 //   - Scale: per vector, symmetric. Vector i is stored as codes c (-127..127)
 //     and one scale s_i = max|v|/127, so v ~= s_i*c. Per-dimension scales
@@ -82,8 +86,10 @@
 //     queries some 31 of 384 dimensions), so a scan reads about a twelfth
 //     of the codes; a dense query (a neural embedder's) reads them all,
 //     as row-major codes would. A column is two cache lines, 128-byte
-//     aligned (the codes come from mmap, and a tile, 128 times a stride
-//     that is a multiple of 16, keeps the alignment), so the pair of
+//     aligned (the codes come from mmap, or below 4 MiB from a Go heap
+//     object of at least 2 KiB, and both start 128-byte aligned; a tile,
+//     128 times a stride that is a multiple of 16, keeps the alignment;
+//     it matters for speed only), so the pair of
 //     lines the hardware fetches together belongs to one dimension. The
 //     integer sums are the same in any layout, so the layout changes no
 //     candidate. With row-major codes every query read every byte: 38.4
@@ -130,8 +136,9 @@
 //     approximate score first, and of the rest only those whose upper
 //     bound reaches the worst exact score of those k, which k candidates
 //     are sure to reach. On the 100k NFCorpus store, k=50 rescoring reads
-//     64 of its 200 candidates' vectors on average (about 80 with the
-//     pruning alone, a median 2.5 microseconds each from the store file).
+//     64 of its 200 candidates' vectors on average, at about 2.5
+//     microseconds each from the store file (a median 80 with the
+//     pruning alone).
 //   - Memory: codes take CodeBytes(dim) bytes a vector (dim rounded up to
 //     16) and a float32 scale, plus the zero rows that pad the last tile,
 //     so 1M x 384 is 388 MB instead of 1.5 GB.

@@ -5,7 +5,8 @@ package vector
 // bytes at d*columnBytes, row r's at d*columnBytes+r. A query then reads
 // only the columns of the dimensions where it has a non-zero code, and a
 // column is two whole cache lines (128-byte aligned in the tile: the
-// codes buffer comes from mmap and a tile is 128*codeStride bytes), so
+// codes buffer comes from mmap, or a Go heap object of at least 2 KiB,
+// both 128-byte aligned, and a tile is 128*codeStride bytes), so
 // the pair of lines the hardware fetches together is of one dimension
 // (see doc.go, "Tiles").
 const tileRows = 128

@@ -6,11 +6,11 @@ import "golang.org/x/sys/cpu"
 // tile in two halves of 64 rows, whose sums live in eight YMM registers
 // while the kernel walks the query's active columns two at a time, four
 // entries over one half and then the same four over the other, so that
-// both cache lines of a column are read close together. For
-// each 16 rows it interleaves the two columns' codes byte by byte, widens
-// them to 16 bits with VPMOVSXBW and multiplies them by the two query
-// codes, broadcast, with VPMADDWD, which adds a row's two products into
-// its 32-bit lane. The same columns two tiles ahead are prefetched
+// both cache lines of a column are read close together. For each 16 rows
+// it interleaves the two columns' codes byte by byte, widens them to 16
+// bits with VPMOVSXBW and multiplies them by the two query codes,
+// broadcast, with VPMADDWD, which adds a row's two products into its
+// 32-bit lane. The same columns two tiles ahead are prefetched
 // (PREFETCHT0): a sparse query's columns are scattered over the tile, a
 // pattern the hardware prefetcher does not follow.
 //
