@@ -43,6 +43,13 @@
 	VPADDD     Y11, lo, lo;   \
 	VPADDD     Y12, hi, hi
 
+// HALF adds the entry's products for the half's 64 rows into Y0-Y7.
+#define HALF \
+	SUMS(0, Y0, Y1);  \
+	SUMS(16, Y2, Y3); \
+	SUMS(32, Y4, Y5); \
+	SUMS(48, Y6, Y7)
+
 #define ZERO \
 	VPXOR Y0, Y0, Y0; \
 	VPXOR Y1, Y1, Y1; \
@@ -121,10 +128,7 @@ first:
 	PREFETCHT0 64(R10)(R11*1)
 	ADDQ       SI, R9
 	ADDQ       SI, R11
-	SUMS(0, Y0, Y1)
-	SUMS(16, Y2, Y3)
-	SUMS(32, Y4, Y5)
-	SUMS(48, Y6, Y7)
+	HALF
 	ADDQ       $3, AX
 	JMP        first
 
@@ -147,10 +151,7 @@ second:
 	ENTRY
 	LEAQ 64(SI)(R9*1), R9
 	LEAQ 64(SI)(R11*1), R11
-	SUMS(0, Y0, Y1)
-	SUMS(16, Y2, Y3)
-	SUMS(32, Y4, Y5)
-	SUMS(48, Y6, Y7)
+	HALF
 	ADDQ $3, AX
 	JMP  second
 
