@@ -62,10 +62,10 @@ func (ix *Index) QueryTerms(ctx context.Context, s string) (_ []Term, chunks uin
 
 // docFreqs sets the DF of terms from r. On a scorch snapshot of zapx
 // segments it looks each term up in the segments' dictionaries, as Search
-// does, with a pooled accumulator's: a term field reader for each term,
-// with an iterator on each segment that nothing reads, made a topic's
-// frequencies (the planner weighs every query's) cost about a quarter of
-// the BM25 arm's CPU.
+// does, through a pooled accumulator. A term field reader for each term,
+// which made an iterator on every segment that nothing read, had made a
+// topic's frequencies (the planner weighs every query's topic) cost
+// about a quarter of the BM25 arm's CPU.
 func docFreqs(ctx context.Context, r index.IndexReader, terms []Term) error {
 	if snap, ok := r.(*scorch.IndexSnapshot); ok {
 		acc := accumulators.Get().(*accumulator)
