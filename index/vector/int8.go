@@ -237,36 +237,32 @@ func (ix *Index) searchInt8(q []float32, k int, match Match) ([]Hit, error) {
 // from the store file. cands is reordered.
 func (ix *Index) rescoreBest(cands []Hit, k int, q []float32, qc []int16, qscale float32) ([]Hit, error) {
 	cands = ix.prune(cands, k, qc, qscale)
-	if len(cands) <= k {
-		if err := ix.rescore(cands, q); err != nil {
-			return nil, err
-		}
-		sortHits(cands)
-		return cands, nil
-	}
-	sortHits(cands)
-	if err := ix.rescore(cands[:k], q); err != nil {
+	sortHits(cands) // by approximate score
+	n := min(k, len(cands))
+	if err := ix.rescore(cands[:n], q); err != nil {
 		return nil, err
 	}
-	floor := cands[0].Score
-	for _, h := range cands[1:k] {
-		floor = min(floor, h.Score)
-	}
-	qc1 := codeL1(qc)
-	rest := cands[k:k]
-	for _, h := range cands[k:] {
-		if h.Score+ix.errorBound(h.Ord, qc1, qscale) >= floor {
-			rest = append(rest, h)
+	if len(cands) > k {
+		floor := cands[0].Score
+		for _, h := range cands[1:k] {
+			floor = min(floor, h.Score)
 		}
-	}
-	if len(rest) > 0 {
-		if err := ix.rescore(rest, q); err != nil {
-			return nil, err
+		qc1 := codeL1(qc)
+		rest := cands[k:k]
+		for _, h := range cands[k:] {
+			if h.Score+ix.errorBound(h.Ord, qc1, qscale) >= floor {
+				rest = append(rest, h)
+			}
 		}
+		if len(rest) > 0 {
+			if err := ix.rescore(rest, q); err != nil {
+				return nil, err
+			}
+		}
+		cands = cands[:k+len(rest)]
 	}
-	cands = cands[:k+len(rest)]
 	sortHits(cands)
-	return cands[:k], nil
+	return cands[:n], nil
 }
 
 // scanTiles is how many tiles scanInt8 scores at a time: 4 KiB of
