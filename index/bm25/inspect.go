@@ -104,23 +104,17 @@ func (ix *Index) ords() (_ []uint64, err error) {
 // if the current snapshot still names it; otherwise Verify starts over
 // on the snapshot that replaced it, a few times at most.
 func (ix *Index) Verify() error {
-	for attempt := 0; ; attempt++ {
-		paths, err := ix.segmentPaths()
-		if err != nil {
-			return fmt.Errorf("bm25: verify: %w", err)
+	paths, err := ix.segmentPaths()
+	for attempt := 1; err == nil; attempt++ {
+		missing, verr := verifySegments(paths)
+		if missing == "" || attempt == verifyAttempts {
+			return verr
 		}
-		missing, err := verifySegments(paths)
-		if missing == "" || attempt == verifyAttempts-1 {
-			return err
-		}
-		now, perr := ix.segmentPaths()
-		if perr != nil {
-			return fmt.Errorf("bm25: verify: %w", perr)
-		}
-		if slices.Contains(now, missing) {
-			return err
+		if paths, err = ix.segmentPaths(); err == nil && slices.Contains(paths, missing) {
+			return verr
 		}
 	}
+	return fmt.Errorf("bm25: verify: %w", err)
 }
 
 // verifyAttempts bounds how often Verify starts over after the merger
